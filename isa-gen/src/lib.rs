@@ -1,0 +1,143 @@
+//! # isa-gen: from ISA description files to a typed Rust API
+//!
+//! The pipeline has one module per stage:
+//!
+//! 1. [`syntax`]: a nom parser turns each `.isa` file into an AST with source spans;
+//! 2. [`model`]: names are resolved, inheritance flattened, every field classified and
+//!    everything validated into a [`model::Model`]; lints add located warnings;
+//! 3. [`codegen`]: the model becomes Rust source (syn/quote, formatted by prettyplease).
+//!
+//! [`diag`] collects errors and warnings from every stage and renders them with the
+//! source line and a caret. [`model::interp`] can encode and decode instructions of any
+//! spec straight from the model, without generated code.
+//!
+//! Typical use from a `build.rs`:
+//!
+//! ```no_run
+//! let spec = isa_gen::Spec::load(&["isa-spec"]).expect("readable spec files");
+//! let checked = spec.check();
+//! if checked.has_errors() {
+//!     panic!("{}", checked.render_diagnostics());
+//! }
+//! let code = checked.generate().expect("checked spec generates");
+//! std::fs::write("out.rs", code).unwrap();
+//! ```
+
+pub mod codegen;
+pub mod diag;
+pub mod model;
+pub mod source;
+pub mod suggest;
+pub mod syntax;
+
+use std::io;
+use std::path::{Path, PathBuf};
+
+use diag::Diagnostics;
+use model::Model;
+use source::SourceMap;
+
+/// A set of spec files loaded into memory.
+#[derive(Debug, Clone, Default)]
+pub struct Spec {
+    pub sources: SourceMap,
+}
+
+/// The result of checking a spec: the model (when there are no errors) and every
+/// diagnostic found.
+#[derive(Debug, Clone)]
+pub struct Checked {
+    pub sources: SourceMap,
+    pub model: Option<Model>,
+    pub diagnostics: Diagnostics,
+}
+
+impl Spec {
+    /// Loads spec files. A directory contributes its `*.isa` files (sorted by name, not
+    /// recursive); a file is loaded whatever its extension.
+    pub fn load<P: AsRef<Path>>(paths: &[P]) -> io::Result<Spec> {
+        let mut sources = SourceMap::new();
+        for path in spec_files(paths)? {
+            let bytes = std::fs::read(&path)
+                .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
+            sources.add_path(&path, bytes);
+        }
+        Ok(Spec { sources })
+    }
+
+    /// A spec from in-memory `(name, text)` pairs.
+    pub fn from_texts<'a>(files: impl IntoIterator<Item = (&'a str, &'a str)>) -> Spec {
+        let mut sources = SourceMap::new();
+        for (name, text) in files {
+            sources.add(name, text);
+        }
+        Spec { sources }
+    }
+
+    /// Parses, resolves, validates and lints.
+    pub fn check(self) -> Checked {
+        let mut diagnostics = Diagnostics::default();
+        let files: Vec<_> = self
+            .sources
+            .files()
+            .map(|(id, _)| syntax::parse_file(&self.sources, id, &mut diagnostics))
+            .collect();
+        let model = model::resolve::build(&files, &mut diagnostics);
+        if let Some(m) = &model {
+            model::lint::run(m, &self.sources, &mut diagnostics);
+        }
+        diagnostics.sort();
+        Checked {
+            sources: self.sources,
+            model,
+            diagnostics,
+        }
+    }
+}
+
+/// The files a list of paths stands for: directories expand to their `*.isa` files.
+pub fn spec_files<P: AsRef<Path>>(paths: &[P]) -> io::Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    for p in paths {
+        let p = p.as_ref();
+        if p.is_dir() {
+            let mut entries: Vec<PathBuf> = std::fs::read_dir(p)
+                .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", p.display())))?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|e| e.extension().is_some_and(|x| x == "isa") && e.is_file())
+                .collect();
+            entries.sort();
+            if entries.is_empty() {
+                return Err(io::Error::new(
+                    io::ErrorKind::NotFound,
+                    format!("{}: no .isa files in this directory", p.display()),
+                ));
+            }
+            out.extend(entries);
+        } else {
+            out.push(p.to_path_buf());
+        }
+    }
+    Ok(out)
+}
+
+impl Checked {
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.has_errors()
+    }
+
+    /// All diagnostics rendered with source excerpts.
+    pub fn render_diagnostics(&self) -> String {
+        self.diagnostics.render(&self.sources)
+    }
+
+    /// Generates the Rust API (None when the spec has errors).
+    pub fn generate(&self) -> Option<String> {
+        let model = self.model.as_ref()?;
+        Some(codegen::generate(
+            model,
+            &self.sources,
+            &codegen::Options::default(),
+        ))
+    }
+}

@@ -1,0 +1,282 @@
+//! Type-checked expressions of `Bitwidth` entries and `__Exception` conditions.
+//!
+//! Source expressions compare fields with value names (`dtype=="U64"`, `cond!="DIV"`)
+//! and do integer arithmetic on the results (`32 + (dtype=="U64")*32`). Resolution
+//! binds every name to a field of the opcode, turns value names into codes of the
+//! field's type, and checks types: comparisons give booleans, booleans count as 0/1
+//! in arithmetic, `and`/`or`/`not` take booleans.
+
+use super::{Field, Model, TypeId, TypeKind};
+use crate::diag::Diagnostic;
+use crate::syntax::ast::{BinOp, Expr, UnOp};
+
+/// A resolved expression.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CExpr {
+    Int(i128),
+    /// The raw code of the field at this index.
+    Field(usize),
+    /// A value of an enum type (`U64` of `MATCHDType`), as its code.
+    Value(TypeId, u128),
+    Not(Box<CExpr>),
+    Neg(Box<CExpr>),
+    Bin(BinOp, Box<CExpr>, Box<CExpr>),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExprType {
+    Int,
+    Bool,
+    /// A field or value of an enum type: only comparable for (in)equality.
+    Enum(TypeId),
+}
+
+impl CExpr {
+    /// Evaluates with `value(field)` giving each field's code. Booleans are 0/1.
+    /// Arithmetic saturates, so no input can overflow.
+    pub fn eval(&self, value: &dyn Fn(usize) -> u128) -> i128 {
+        match self {
+            CExpr::Int(v) => *v,
+            CExpr::Field(f) => value(*f).min(i128::MAX as u128) as i128,
+            CExpr::Value(_, c) => (*c).min(i128::MAX as u128) as i128,
+            CExpr::Not(e) => (e.eval(value) == 0) as i128,
+            CExpr::Neg(e) => e.eval(value).saturating_neg(),
+            CExpr::Bin(op, a, b) => {
+                let (a, b) = (a.eval(value), b.eval(value));
+                match op {
+                    BinOp::Or => ((a != 0) || (b != 0)) as i128,
+                    BinOp::And => ((a != 0) && (b != 0)) as i128,
+                    BinOp::Eq => (a == b) as i128,
+                    BinOp::Ne => (a != b) as i128,
+                    BinOp::Lt => (a < b) as i128,
+                    BinOp::Le => (a <= b) as i128,
+                    BinOp::Gt => (a > b) as i128,
+                    BinOp::Ge => (a >= b) as i128,
+                    BinOp::Add => a.saturating_add(b),
+                    BinOp::Sub => a.saturating_sub(b),
+                    BinOp::Mul => a.saturating_mul(b),
+                }
+            }
+        }
+    }
+
+    /// Indices of the fields the expression reads.
+    pub fn fields(&self, out: &mut Vec<usize>) {
+        match self {
+            CExpr::Field(f) => {
+                if !out.contains(f) {
+                    out.push(*f)
+                }
+            }
+            CExpr::Not(e) | CExpr::Neg(e) => e.fields(out),
+            CExpr::Bin(_, a, b) => {
+                a.fields(out);
+                b.fields(out);
+            }
+            CExpr::Int(_) | CExpr::Value(..) => {}
+        }
+    }
+
+    pub fn as_const(&self) -> Option<i128> {
+        match self {
+            CExpr::Int(v) => Some(*v),
+            _ => None,
+        }
+    }
+}
+
+/// What a name resolved to before its context is known.
+enum Operand {
+    Typed(CExpr, ExprType),
+    /// A string or a name that is not a field: a value name awaiting a comparison.
+    ValueName(String, crate::source::Span),
+}
+
+/// Resolves `e` against the fields of one opcode.
+pub fn resolve(model: &Model, fields: &[Field], e: &Expr) -> Result<(CExpr, ExprType), Diagnostic> {
+    match operand(model, fields, e)? {
+        Operand::Typed(c, t) => Ok((c, t)),
+        Operand::ValueName(name, span) => Err(Diagnostic::error(
+            span,
+            format!("`{name}` is not a field of this opcode"),
+        )
+        .with_note("compare a field with a value, e.g. `dtype == \"U64\"`")),
+    }
+}
+
+fn operand(model: &Model, fields: &[Field], e: &Expr) -> Result<Operand, Diagnostic> {
+    Ok(match e {
+        Expr::Int(i) => {
+            Operand::Typed(
+                CExpr::Int(i128::try_from(i.value).map_err(|_| {
+                    Diagnostic::error(i.span, "integer too large for an expression")
+                })?),
+                ExprType::Int,
+            )
+        }
+        Expr::Str(s, span) => Operand::ValueName(s.clone(), *span),
+        Expr::Name(id) => match fields.iter().position(|f| f.name == id.name) {
+            Some(f) => {
+                let ty = fields[f].ty;
+                let t = match model.ty(ty).kind {
+                    TypeKind::Enum(_) => ExprType::Enum(ty),
+                    _ => ExprType::Int,
+                };
+                Operand::Typed(CExpr::Field(f), t)
+            }
+            None => Operand::ValueName(id.name.clone(), id.span),
+        },
+        Expr::Unary(op, inner, span) => {
+            let (c, t) = resolve(model, fields, inner)?;
+            match (op, t) {
+                (UnOp::Not, ExprType::Bool) => {
+                    Operand::Typed(CExpr::Not(Box::new(c)), ExprType::Bool)
+                }
+                (UnOp::Neg, ExprType::Int | ExprType::Bool) => {
+                    Operand::Typed(CExpr::Neg(Box::new(c)), ExprType::Int)
+                }
+                (UnOp::Not, _) => return Err(Diagnostic::error(*span, "`not` needs a condition")),
+                (UnOp::Neg, _) => return Err(Diagnostic::error(*span, "`-` needs a number")),
+            }
+        }
+        Expr::Binary(op, a, b) => {
+            let span = e.span();
+            match op {
+                BinOp::Eq | BinOp::Ne => {
+                    let a = operand(model, fields, a)?;
+                    let b = operand(model, fields, b)?;
+                    let (ca, cb) = compare_pair(model, a, b, span)?;
+                    Operand::Typed(CExpr::Bin(*op, Box::new(ca), Box::new(cb)), ExprType::Bool)
+                }
+                BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
+                    let ca = numeric(model, fields, a)?;
+                    let cb = numeric(model, fields, b)?;
+                    Operand::Typed(CExpr::Bin(*op, Box::new(ca), Box::new(cb)), ExprType::Bool)
+                }
+                BinOp::Add | BinOp::Sub | BinOp::Mul => {
+                    let ca = numeric(model, fields, a)?;
+                    let cb = numeric(model, fields, b)?;
+                    Operand::Typed(CExpr::Bin(*op, Box::new(ca), Box::new(cb)), ExprType::Int)
+                }
+                BinOp::And | BinOp::Or => {
+                    let ca = boolean(model, fields, a)?;
+                    let cb = boolean(model, fields, b)?;
+                    Operand::Typed(CExpr::Bin(*op, Box::new(ca), Box::new(cb)), ExprType::Bool)
+                }
+            }
+        }
+    })
+}
+
+/// An integer or a boolean (counted as 0/1).
+fn numeric(model: &Model, fields: &[Field], e: &Expr) -> Result<CExpr, Diagnostic> {
+    let (c, t) = resolve(model, fields, e)?;
+    match t {
+        ExprType::Int | ExprType::Bool => Ok(c),
+        ExprType::Enum(ty) => Err(Diagnostic::error(
+            e.span(),
+            format!(
+                "a `{}` value is not a number; compare it, e.g. `(field == \"VALUE\")`",
+                model.ty(ty).name
+            ),
+        )),
+    }
+}
+
+fn boolean(model: &Model, fields: &[Field], e: &Expr) -> Result<CExpr, Diagnostic> {
+    let (c, t) = resolve(model, fields, e)?;
+    match t {
+        ExprType::Bool => Ok(c),
+        _ => Err(Diagnostic::error(
+            e.span(),
+            "`and`/`or` need conditions (comparisons) on both sides",
+        )),
+    }
+}
+
+fn compare_pair(
+    model: &Model,
+    a: Operand,
+    b: Operand,
+    span: crate::source::Span,
+) -> Result<(CExpr, CExpr), Diagnostic> {
+    match (a, b) {
+        (Operand::Typed(ca, ta), Operand::Typed(cb, tb)) => match (ta, tb) {
+            (ExprType::Enum(x), ExprType::Enum(y)) if x != y => Err(Diagnostic::error(
+                span,
+                format!(
+                    "cannot compare a `{}` with a `{}`",
+                    model.ty(x).name,
+                    model.ty(y).name
+                ),
+            )),
+            (ExprType::Enum(_), ExprType::Int | ExprType::Bool)
+            | (ExprType::Int | ExprType::Bool, ExprType::Enum(_)) => Err(Diagnostic::error(
+                span,
+                "compare a bit-field value with a value name, not a number",
+            )),
+            _ => Ok((ca, cb)),
+        },
+        (Operand::Typed(c, t), Operand::ValueName(name, vspan))
+        | (Operand::ValueName(name, vspan), Operand::Typed(c, t)) => {
+            let v = value_of(model, &c, t, &name, vspan)?;
+            Ok((c, v))
+        }
+        (Operand::ValueName(name, s), Operand::ValueName(..)) => Err(Diagnostic::error(
+            s,
+            format!("`{name}` is not a field of this opcode"),
+        )),
+    }
+}
+
+/// The code of value `name` for a comparison with the typed side `c`.
+fn value_of(
+    model: &Model,
+    c: &CExpr,
+    t: ExprType,
+    name: &str,
+    span: crate::source::Span,
+) -> Result<CExpr, Diagnostic> {
+    match t {
+        ExprType::Enum(ty) => {
+            let tdef = model.ty(ty);
+            match tdef.enum_code(name) {
+                Some(code) => Ok(CExpr::Value(ty, code)),
+                None => Err(Diagnostic::error(
+                    span,
+                    format!("`{name}` is not a value of `{}`", tdef.name),
+                )
+                .with_note(format!(
+                    "values of `{}`: {}",
+                    tdef.name,
+                    list_values(tdef.enum_values().unwrap_or(&[]))
+                ))),
+            }
+        }
+        _ => {
+            // A register field compared with a register name (`pp == PT`).
+            if let CExpr::Field(_) = c {
+                if let Some(code) = crate::syntax::lexer::parse_int(name) {
+                    return Ok(CExpr::Int(code as i128));
+                }
+            }
+            Err(Diagnostic::error(
+                span,
+                format!("`{name}` cannot be compared with a number"),
+            ))
+        }
+    }
+}
+
+pub(crate) fn list_values(values: &[super::EnumValue]) -> String {
+    let mut s = values
+        .iter()
+        .take(24)
+        .map(|v| v.name.as_str())
+        .collect::<Vec<_>>()
+        .join(", ");
+    if values.len() > 24 {
+        s.push_str(&format!(", … ({} in all)", values.len()));
+    }
+    s
+}

@@ -1,0 +1,447 @@
+//! Stage 2: the validated semantic model.
+//!
+//! [`resolve`] turns the ASTs of all files into one [`Model`]: types with their codes,
+//! definitions with inheritance resolved, and for each opcode its complete field list
+//! with every field classified (fixed, operand, modifier, sub-field), its operands in
+//! `Order`, In/Out lists, bit-width expressions, assembly converters and exception
+//! conditions, all type-checked. [`lint`] adds warnings for inconsistencies that do not
+//! stop generation. [`interp`] encodes and decodes words by interpreting the model (the
+//! slow tier, used by tools and as the oracle for the generated code).
+
+pub mod expr;
+pub mod interp;
+pub mod lint;
+pub mod resolve;
+
+use crate::source::Span;
+use crate::syntax::ast::DocSection;
+pub use expr::{CExpr, ExprType};
+
+/// Index into [`Model::types`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct TypeId(pub usize);
+
+/// Index into [`Model::defs`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct DefId(pub usize);
+
+/// Index into [`Model::words`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct WordId(pub usize);
+
+/// The whole resolved specification.
+#[derive(Debug, Clone)]
+pub struct Model {
+    pub types: Vec<Type>,
+    pub words: Vec<OperandWord>,
+    /// Groups, optypes and opcodes, in source order.
+    pub defs: Vec<Def>,
+    /// Resolved opcodes, in source order.
+    pub opcodes: Vec<Opcode>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Type {
+    pub name: String,
+    pub width: u32,
+    pub kind: TypeKind,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub enum TypeKind {
+    /// `__DefBitFieldType`: named codes; unlisted codes are undefined.
+    Enum(Vec<EnumValue>),
+    /// `__DefRegFile`: numbered registers plus named constant registers.
+    RegFile(RegFile),
+    /// `__DefImmediate`.
+    Immediate { signed: bool },
+    /// `__DefConstMem`: `c[bank][offset]`; offset in the low bits, bank above it.
+    ConstMem { bank_bits: u32, offset_bits: u32 },
+}
+
+#[derive(Debug, Clone)]
+pub struct EnumValue {
+    pub name: String,
+    pub code: u128,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub struct RegFile {
+    /// Printed prefix of numbered registers (`R` for `R0`..`R254`).
+    pub prefix: String,
+    /// Numbered registers `lo..=hi`, encoded as their number.
+    pub lo: u128,
+    pub hi: u128,
+    /// Named constant registers (`RZ = 255`): reads give a constant, writes are dropped.
+    pub named: Vec<(String, u128)>,
+}
+
+impl RegFile {
+    pub fn is_valid(&self, code: u128) -> bool {
+        (self.lo..=self.hi).contains(&code) || self.named.iter().any(|(_, c)| *c == code)
+    }
+
+    /// The code of a register written as text (`R5`, `RZ`).
+    pub fn code_of(&self, text: &str) -> Option<u128> {
+        if let Some((_, c)) = self.named.iter().find(|(n, _)| n == text) {
+            return Some(*c);
+        }
+        let n = text.strip_prefix(self.prefix.as_str())?;
+        if n.is_empty()
+            || !n.bytes().all(|b| b.is_ascii_digit())
+            || (n.len() > 1 && n.starts_with('0'))
+        {
+            return None;
+        }
+        let n: u128 = n.parse().ok()?;
+        (self.lo..=self.hi).contains(&n).then_some(n)
+    }
+
+    pub fn name_of(&self, code: u128) -> Option<String> {
+        if let Some((n, _)) = self.named.iter().find(|(_, c)| *c == code) {
+            return Some(n.clone());
+        }
+        (self.lo..=self.hi)
+            .contains(&code)
+            .then(|| format!("{}{}", self.prefix, code))
+    }
+}
+
+impl Type {
+    pub fn enum_values(&self) -> Option<&[EnumValue]> {
+        match &self.kind {
+            TypeKind::Enum(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    pub fn reg_file(&self) -> Option<&RegFile> {
+        match &self.kind {
+            TypeKind::RegFile(r) => Some(r),
+            _ => None,
+        }
+    }
+
+    /// Whether `code` (the raw bits of a field of this type) is a defined value.
+    pub fn is_valid_code(&self, code: u128) -> bool {
+        if self.width < 128 && code >> self.width != 0 {
+            return false;
+        }
+        match &self.kind {
+            TypeKind::Enum(vs) => vs.iter().any(|v| v.code == code),
+            TypeKind::RegFile(r) => r.is_valid(code),
+            TypeKind::Immediate { .. } | TypeKind::ConstMem { .. } => true,
+        }
+    }
+
+    pub fn enum_code(&self, name: &str) -> Option<u128> {
+        self.enum_values()?
+            .iter()
+            .find(|v| v.name == name)
+            .map(|v| v.code)
+    }
+
+    pub fn enum_name(&self, code: u128) -> Option<&str> {
+        self.enum_values()?
+            .iter()
+            .find(|v| v.code == code)
+            .map(|v| v.name.as_str())
+    }
+
+    pub fn kind_noun(&self) -> &'static str {
+        match self.kind {
+            TypeKind::Enum(_) => "bit-field type",
+            TypeKind::RegFile(_) => "register file",
+            TypeKind::Immediate { .. } => "immediate",
+            TypeKind::ConstMem { .. } => "constant-memory operand",
+        }
+    }
+}
+
+/// `__DefOperandWord UPR : UPred 0..6`: a fixed word in `Order` that encodes nothing
+/// and stands for a range of registers (all uniform predicates for `UPR`).
+#[derive(Debug, Clone)]
+pub struct OperandWord {
+    pub name: String,
+    pub reg_file: TypeId,
+    pub lo: u128,
+    pub hi: u128,
+    pub span: Span,
+}
+
+pub use crate::syntax::ast::DefKind;
+
+/// A group, optype or opcode definition as declared (before inheritance).
+#[derive(Debug, Clone)]
+pub struct Def {
+    pub kind: DefKind,
+    pub name: String,
+    pub parents: Vec<DefId>,
+    pub span: Span,
+    pub docs: Vec<DocSection>,
+}
+
+/// The role a field plays in its opcode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// `== Value`: identifies the opcode; the code it must hold.
+    Fixed(u128),
+    /// Appears in `Order` (directly or inside a composite operand).
+    Operand,
+    /// Neither fixed, nor an operand, nor a sub-field: printed as `.VALUE`.
+    Modifier,
+    /// A dotted field (`pg.not`) attached to the field at this index.
+    SubField(usize),
+}
+
+/// One field of a resolved opcode.
+#[derive(Debug, Clone)]
+pub struct Field {
+    /// As written, dotted for sub-fields (`pg.not`).
+    pub name: String,
+    pub start: u32,
+    pub width: u32,
+    pub ty: TypeId,
+    pub role: Role,
+    /// The code of the `= Value` default, if any.
+    pub default: Option<u128>,
+    /// The definition that declared it (for inherited fields, the ancestor).
+    pub origin: DefId,
+    pub span: Span,
+}
+
+impl Field {
+    pub fn mask(&self) -> u128 {
+        mask(self.start, self.width)
+    }
+
+    pub fn is_fixed(&self) -> bool {
+        matches!(self.role, Role::Fixed(_))
+    }
+
+    /// The sub-field's own part of the name (`not` of `pg.not`).
+    pub fn sub_name(&self) -> Option<&str> {
+        self.name.split_once('.').map(|(_, s)| s)
+    }
+}
+
+/// Bits `start..start+width` set.
+pub fn mask(start: u32, width: u32) -> u128 {
+    if width == 0 {
+        return 0;
+    }
+    let m = if width >= 128 {
+        u128::MAX
+    } else {
+        (1u128 << width) - 1
+    };
+    m << start
+}
+
+/// An operand of an opcode: an item of `Order`.
+#[derive(Debug, Clone)]
+pub struct Operand {
+    pub kind: OperandKind,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OperandKind {
+    /// A single field.
+    Field(usize),
+    /// `C[mem, reg]`: constant memory addressed by a register plus the offset of `mem`.
+    CMemIndexed { mem: usize, reg: usize },
+    /// `UR[reg, offset]`: the register of `file` whose number is `reg + offset`.
+    RegIndexed {
+        file: TypeId,
+        reg: usize,
+        offset: usize,
+    },
+    /// A fixed word such as `UPR`: printed, encodes nothing.
+    Word(WordId),
+}
+
+/// An item of `InList`/`OutList`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ListRef {
+    Field(usize),
+    Word(WordId),
+}
+
+/// `AsmFormat<field> = Converter(args)`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AsmFormat {
+    /// `CvtIShift(field, n)`: printed value is `field << n` (branch offsets).
+    IShift { field: usize, shift: u32 },
+    /// `CvtINegX(neg, ext)`: the `neg` sub-field prints `-` normally and `~` when the
+    /// `ext` modifier has the value `X`.
+    INegX { neg: usize, ext: usize },
+}
+
+impl AsmFormat {
+    pub fn target(&self) -> usize {
+        match *self {
+            AsmFormat::IShift { field, .. } => field,
+            AsmFormat::INegX { neg, .. } => neg,
+        }
+    }
+}
+
+/// `Bitwidth<field> = expr`.
+#[derive(Debug, Clone)]
+pub struct Bitwidth {
+    pub field: usize,
+    pub expr: CExpr,
+    pub span: Span,
+}
+
+/// `EncodingError<Kind, "message"> = condition`.
+#[derive(Debug, Clone)]
+pub struct Exception {
+    pub kind: String,
+    pub message: String,
+    pub cond: CExpr,
+    pub span: Span,
+}
+
+/// A fully resolved opcode.
+#[derive(Debug, Clone)]
+pub struct Opcode {
+    pub name: String,
+    pub def: DefId,
+    /// The optype it belongs to (its nearest `__DefOptype` ancestor).
+    pub optype: Option<DefId>,
+    /// Every ancestor, nearest first, each once.
+    pub ancestors: Vec<DefId>,
+    /// All fields, inherited ones first (root-most ancestor first), each once.
+    pub fields: Vec<Field>,
+    pub order: Vec<Operand>,
+    pub in_list: Vec<ListRef>,
+    pub out_list: Vec<ListRef>,
+    pub bitwidths: Vec<Bitwidth>,
+    pub asm_formats: Vec<AsmFormat>,
+    pub exceptions: Vec<Exception>,
+    /// Union of the fixed fields' bits, and the value they must hold.
+    pub fixed_mask: u128,
+    pub fixed_bits: u128,
+    /// Union of all fields' bits; any other bit of an instruction must be zero.
+    pub covered: u128,
+    pub span: Span,
+}
+
+impl Opcode {
+    pub fn field(&self, name: &str) -> Option<usize> {
+        self.fields.iter().position(|f| f.name == name)
+    }
+
+    /// Fields an instruction carries (everything but the fixed ones).
+    pub fn value_fields(&self) -> impl Iterator<Item = (usize, &Field)> {
+        self.fields
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| !f.is_fixed())
+    }
+
+    /// The guard predicate: the first `Order` item, when it is a register field.
+    pub fn guard(&self, model: &Model) -> Option<usize> {
+        match self.order.first()?.kind {
+            OperandKind::Field(f) if model.types[self.fields[f].ty.0].reg_file().is_some() => {
+                Some(f)
+            }
+            _ => None,
+        }
+    }
+
+    pub fn bitwidth(&self, field: usize) -> Option<&Bitwidth> {
+        self.bitwidths.iter().find(|b| b.field == field)
+    }
+
+    /// Fields that are operands, in `Order` (composite operands contribute each field).
+    pub fn operand_fields(&self) -> Vec<usize> {
+        let mut out = Vec::new();
+        for op in &self.order {
+            match op.kind {
+                OperandKind::Field(f) => out.push(f),
+                OperandKind::CMemIndexed { mem, reg } => out.extend([mem, reg]),
+                OperandKind::RegIndexed { reg, offset, .. } => out.extend([reg, offset]),
+                OperandKind::Word(_) => {}
+            }
+        }
+        out
+    }
+
+    /// Sub-fields attached to `field`.
+    pub fn sub_fields(&self, field: usize) -> impl Iterator<Item = usize> + '_ {
+        self.fields
+            .iter()
+            .enumerate()
+            .filter(move |(_, f)| f.role == Role::SubField(field))
+            .map(|(i, _)| i)
+    }
+}
+
+impl Model {
+    pub fn type_by_name(&self, name: &str) -> Option<TypeId> {
+        self.types.iter().position(|t| t.name == name).map(TypeId)
+    }
+
+    pub fn ty(&self, id: TypeId) -> &Type {
+        &self.types[id.0]
+    }
+
+    pub fn def(&self, id: DefId) -> &Def {
+        &self.defs[id.0]
+    }
+
+    pub fn opcode_by_name(&self, name: &str) -> Option<usize> {
+        self.opcodes.iter().position(|o| o.name == name)
+    }
+
+    /// Optypes in source order.
+    pub fn optypes(&self) -> impl Iterator<Item = (DefId, &Def)> {
+        self.defs
+            .iter()
+            .enumerate()
+            .filter(|(_, d)| d.kind == DefKind::Optype)
+            .map(|(i, d)| (DefId(i), d))
+    }
+
+    /// Counts for the one-line summary of `isa check`.
+    pub fn summary(&self) -> Summary {
+        Summary {
+            types: self.types.len(),
+            groups: self
+                .defs
+                .iter()
+                .filter(|d| d.kind == DefKind::Group)
+                .count(),
+            optypes: self.optypes().count(),
+            opcodes: self.opcodes.len(),
+        }
+    }
+
+    /// The doc sections of an opcode: its own, then its optype's (each kind once,
+    /// nearest definition first).
+    pub fn opcode_docs(&self, op: &Opcode) -> Vec<&DocSection> {
+        let mut out: Vec<&DocSection> = self.def(op.def).docs.iter().collect();
+        if let Some(ot) = op.optype {
+            for d in &self.def(ot).docs {
+                if !out.iter().any(|o| o.kind == d.kind) {
+                    out.push(d);
+                }
+            }
+        }
+        out.sort_by_key(|d| d.kind);
+        out
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Summary {
+    pub types: usize,
+    pub groups: usize,
+    pub optypes: usize,
+    pub opcodes: usize,
+}

@@ -1,0 +1,58 @@
+//! "Did you mean …?" suggestions by edit distance.
+
+/// Levenshtein distance over characters, case-insensitive.
+pub fn distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().flat_map(char::to_lowercase).collect();
+    let b: Vec<char> = b.chars().flat_map(char::to_lowercase).collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut cur = vec![0; b.len() + 1];
+    for (i, ca) in a.iter().enumerate() {
+        cur[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(ca != cb);
+            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    prev[b.len()]
+}
+
+/// The nearest candidate within a distance of a third of the word (at least 1), if any.
+pub fn nearest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    nearest_n(word, candidates, 1).into_iter().next()
+}
+
+/// Up to `n` nearest candidates, closest first.
+pub fn nearest_n<'a>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+    n: usize,
+) -> Vec<&'a str> {
+    let limit = (word.chars().count() / 3).max(1);
+    let mut scored: Vec<(usize, &str)> = candidates
+        .into_iter()
+        .map(|c| (distance(word, c), c))
+        .filter(|(d, _)| *d <= limit)
+        .collect();
+    scored.sort();
+    scored.dedup_by(|a, b| a.1 == b.1);
+    scored.into_iter().take(n).map(|(_, c)| c).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn distances() {
+        assert_eq!(distance("kitten", "sitting"), 3);
+        assert_eq!(distance("Pred", "pred"), 0);
+        assert_eq!(distance("", "abc"), 3);
+    }
+
+    #[test]
+    fn nearest_picks_closest_within_limit() {
+        assert_eq!(nearest("Pred", ["UPred", "Reg", "Pred2"]), Some("UPred"));
+        assert_eq!(nearest("Xyzzy", ["Reg", "Pred"]), None);
+    }
+}
