@@ -1,1 +1,28 @@
-fn main() {}
+//! Generates the typed ISA API from the spec files in `isa-spec/` into `OUT_DIR`.
+//! A spec error fails the build with the rendered diagnostics.
+
+use std::path::Path;
+
+fn main() {
+    let dir = Path::new(isa_spec::DIR);
+    println!("cargo:rerun-if-changed={}", dir.display());
+    let files = isa_gen::spec_files(&[dir]).unwrap_or_else(|e| fail(&e.to_string()));
+    for f in &files {
+        println!("cargo:rerun-if-changed={}", f.display());
+    }
+    let spec = isa_gen::Spec::load(&files).unwrap_or_else(|e| fail(&e.to_string()));
+    let checked = spec.check();
+    if checked.has_errors() {
+        fail(&checked.render_diagnostics());
+    }
+    let code = checked
+        .generate()
+        .unwrap_or_else(|| fail("isa-gen produced no code"));
+    let out = Path::new(&std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("isa.rs");
+    std::fs::write(&out, code).unwrap_or_else(|e| fail(&format!("{}: {e}", out.display())));
+}
+
+fn fail(message: &str) -> ! {
+    eprintln!("{message}");
+    std::process::exit(1);
+}

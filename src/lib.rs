@@ -1,1 +1,41 @@
+//! # isa: the typed API of the GPU instruction set
+//!
+//! Everything here is generated at build time by `isa-gen` from the ISA description
+//! files in `isa-spec/`: an enum per bit-field type, newtypes for registers, immediates
+//! and constant-memory references, a struct per opcode with `const fn encode`, the
+//! [`Opcode`] and [`Instruction`] enums with an exact [`Instruction::decode`], operand
+//! metadata ([`Opcode::info`]) and the registers each instruction reads and writes.
+//!
+//! ```
+//! use isa::{Instruction, Pred, Reg, ShflMode, ShflRrr};
+//!
+//! let shfl = ShflRrr::new(
+//!     Pred::new(1).unwrap(),
+//!     Reg::new(1).unwrap(),
+//!     Reg::new(0).unwrap(),
+//!     Reg::new(2).unwrap(),
+//!     Reg::new(3).unwrap(),
+//!     ShflMode::Up,
+//! );
+//! let word = shfl.encode();
+//! assert_eq!(Instruction::decode(word), Ok(Instruction::ShflRrr(shfl)));
+//! ```
+//!
+//! The crate is `no_std` and has no dependencies.
 #![no_std]
+
+/// The generated API; everything is re-exported at the crate root.
+///
+/// The spec's prose is kept verbatim as documentation, so rustdoc's link and HTML
+/// checks, which it was not written for, are relaxed here.
+#[allow(
+    rustdoc::broken_intra_doc_links,
+    rustdoc::invalid_html_tags,
+    rustdoc::bare_urls,
+    rustdoc::invalid_rust_codeblocks
+)]
+mod generated {
+    include!(concat!(env!("OUT_DIR"), "/isa.rs"));
+}
+
+pub use generated::*;

@@ -82,9 +82,15 @@ impl Spec {
             .files()
             .map(|(id, _)| syntax::parse_file(&self.sources, id, &mut diagnostics))
             .collect();
-        let model = model::resolve::build(&files, &mut diagnostics);
+        let mut model = model::resolve::build(&files, &mut diagnostics);
         if let Some(m) = &model {
-            model::lint::run(m, &self.sources, &mut diagnostics);
+            let clashes = codegen::names::check(m);
+            if clashes.is_empty() {
+                model::lint::run(m, &self.sources, &mut diagnostics);
+            } else {
+                diagnostics.items.extend(clashes);
+                model = None;
+            }
         }
         diagnostics.sort();
         Checked {

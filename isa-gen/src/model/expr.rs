@@ -145,7 +145,7 @@ fn operand(model: &Model, fields: &[Field], e: &Expr) -> Result<Operand, Diagnos
                 BinOp::Eq | BinOp::Ne => {
                     let a = operand(model, fields, a)?;
                     let b = operand(model, fields, b)?;
-                    let (ca, cb) = compare_pair(model, a, b, span)?;
+                    let (ca, cb) = compare_pair(model, fields, a, b, span)?;
                     Operand::Typed(CExpr::Bin(*op, Box::new(ca), Box::new(cb)), ExprType::Bool)
                 }
                 BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
@@ -196,6 +196,7 @@ fn boolean(model: &Model, fields: &[Field], e: &Expr) -> Result<CExpr, Diagnosti
 
 fn compare_pair(
     model: &Model,
+    fields: &[Field],
     a: Operand,
     b: Operand,
     span: crate::source::Span,
@@ -219,7 +220,7 @@ fn compare_pair(
         },
         (Operand::Typed(c, t), Operand::ValueName(name, vspan))
         | (Operand::ValueName(name, vspan), Operand::Typed(c, t)) => {
-            let v = value_of(model, &c, t, &name, vspan)?;
+            let v = value_of(model, fields, &c, t, &name, vspan)?;
             Ok((c, v))
         }
         (Operand::ValueName(name, s), Operand::ValueName(..)) => Err(Diagnostic::error(
@@ -232,6 +233,7 @@ fn compare_pair(
 /// The code of value `name` for a comparison with the typed side `c`.
 fn value_of(
     model: &Model,
+    fields: &[Field],
     c: &CExpr,
     t: ExprType,
     name: &str,
@@ -254,8 +256,13 @@ fn value_of(
             }
         }
         _ => {
-            // A register field compared with a register name (`pp == PT`).
-            if let CExpr::Field(_) = c {
+            // A register field compared with a register name (`pp == PT`) or a number.
+            if let CExpr::Field(f) = c {
+                if let Some(rf) = fields.get(*f).and_then(|fd| model.ty(fd.ty).reg_file()) {
+                    if let Some(code) = rf.code_of(name) {
+                        return Ok(CExpr::Int(code as i128));
+                    }
+                }
                 if let Some(code) = crate::syntax::lexer::parse_int(name) {
                     return Ok(CExpr::Int(code as i128));
                 }

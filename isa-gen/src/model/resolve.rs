@@ -41,6 +41,8 @@ pub fn build(files: &[SpecFile], diags: &mut Diagnostics) -> Option<Model> {
         word_index: HashMap::new(),
         def_ast: Vec::new(),
         def_fields: Vec::new(),
+        incomplete: Vec::new(),
+        broken_types: HashSet::new(),
     };
     r.types(files);
     r.words(files);
@@ -89,12 +91,29 @@ struct Resolver<'a> {
     def_index: HashMap<String, DefId>,
     word_index: HashMap<String, WordId>,
     def_ast: Vec<&'a ast::Definition>,
-    /// Per definition: its own fields, resolved; `None` entries failed to resolve.
+    /// Per definition: its own fields that resolved.
     def_fields: Vec<Vec<DeclField>>,
+    /// Per definition: something of it failed (a line did not parse, a parent or a
+    /// field did not resolve; the error is reported). Opcodes descending from it skip
+    /// the checks that would only report consequences, such as unknown operands.
+    incomplete: Vec<bool>,
+    /// Types whose definition is in error: references to them report nothing more.
+    broken_types: HashSet<String>,
 }
 
 fn fits(value: u128, width: u128) -> bool {
     width >= 128 || value >> width == 0
+}
+
+/// Selects one kind of list (`Order`, `InList`, `OutList`) from an info entry.
+type PickList = for<'e> fn(&'e InfoEntry) -> Option<(&'e Vec<ListItem>, Span)>;
+
+/// "a group", "an optype", "an opcode".
+fn article(kind: DefKind) -> &'static str {
+    match kind {
+        DefKind::Group => "a",
+        DefKind::Optype | DefKind::Opcode => "an",
+    }
 }
 
 impl<'a> Resolver<'a> {
@@ -123,6 +142,7 @@ impl<'a> Resolver<'a> {
                 continue;
             }
             if width.value == 0 || width.value > MAX_TYPE_WIDTH {
+                self.broken_types.insert(name.name.clone());
                 self.err(
                     width.span,
                     format!(
@@ -137,7 +157,10 @@ impl<'a> Resolver<'a> {
                 Item::BitFieldType(e) => TypeKind::Enum(self.enum_values(e)),
                 Item::RegFile(rf) => match self.reg_file(rf) {
                     Some(r) => TypeKind::RegFile(r),
-                    None => continue,
+                    None => {
+                        self.broken_types.insert(name.name.clone());
+                        continue;
+                    }
                 },
                 Item::Immediate(i) => TypeKind::Immediate { signed: i.signed },
                 Item::ConstMem(c) => {
@@ -145,6 +168,7 @@ impl<'a> Resolver<'a> {
                         || c.offset_bits.value == 0
                         || c.bank_bits.value + c.offset_bits.value != width.value
                     {
+                        self.broken_types.insert(name.name.clone());
                         self.err(
                             c.bank_bits.span.to(c.offset_bits.span),
                             format!(
@@ -209,9 +233,7 @@ impl<'a> Resolver<'a> {
                         crate::model::mask(0, e.width.value as u32)
                     )),
                 );
-                continue;
-            }
-            if let Some(prev) = out.iter().find(|p| p.code == code) {
+            } else if let Some(prev) = out.iter().find(|p| p.code == code) {
                 let (pn, ps) = (prev.name.clone(), prev.span);
                 self.diags.push(
                     Diagnostic::error(
@@ -223,8 +245,9 @@ impl<'a> Resolver<'a> {
                     )
                     .with_secondary(ps, "code first used here"),
                 );
-                continue;
             }
+            // Kept even when its code is wrong, so that uses of the value report nothing
+            // more (the error already stops the model from being built).
             out.push(EnumValue {
                 name: v.name.name.clone(),
                 code,
@@ -271,7 +294,10 @@ impl<'a> Resolver<'a> {
                     if !fits(code.value, w) {
                         self.err(
                             code.span,
-                            format!("code {:#x} does not fit in {w} bits", code.value),
+                            format!(
+                                "code {:#x} of `{}` does not fit in the {w} bits of `{}`",
+                                code.value, name.name, rf.name.name
+                            ),
                         );
                         ok = false;
                     } else if named
@@ -359,6 +385,9 @@ impl<'a> Resolver<'a> {
     }
 
     fn unknown_type(&mut self, name: &ast::Ident) {
+        if self.broken_types.contains(&name.name) {
+            return; // its definition is in error, reported there
+        }
         let mut d = Diagnostic::error(name.span, format!("unknown type `{}`", name.name))
             .with_label("not defined in any spec file");
         let names: Vec<&str> = self.model.types.iter().map(|t| t.name.as_str()).collect();
@@ -379,7 +408,10 @@ impl<'a> Resolver<'a> {
                 self.diags.push(
                     Diagnostic::error(d.name.span, format!("`{}` is defined twice", d.name.name))
                         .with_label(format!("this {}", d.kind.noun()))
-                        .with_secondary(ps, format!("first defined here as a {}", pk.noun())),
+                        .with_secondary(
+                            ps,
+                            format!("first defined here as {} {}", article(pk), pk.noun()),
+                        ),
                 );
                 continue;
             }
@@ -393,6 +425,7 @@ impl<'a> Resolver<'a> {
                 docs: d.docs.clone(),
             });
             self.def_ast.push(d);
+            self.incomplete.push(d.incomplete);
         }
         // Parents.
         for i in 0..self.def_ast.len() {
@@ -401,6 +434,7 @@ impl<'a> Resolver<'a> {
             for p in &d.parents {
                 match self.def_index.get(&p.name) {
                     Some(&pid) if self.model.defs[pid.0].kind == DefKind::Opcode => {
+                        self.incomplete[i] = true;
                         self.err(
                             p.span,
                             format!(
@@ -417,6 +451,7 @@ impl<'a> Resolver<'a> {
                         }
                     }
                     None => {
+                        self.incomplete[i] = true;
                         let mut diag =
                             Diagnostic::error(p.span, format!("unknown parent `{}`", p.name));
                         let names = self
@@ -474,6 +509,7 @@ impl<'a> Resolver<'a> {
                                     format!("inheritance deeper than {MAX_DEPTH} levels"),
                                 );
                                 self.model.defs[d].parents.retain(|x| x.0 != p);
+                                self.incomplete[d] = true;
                                 stack[top].1 -= 1;
                                 continue;
                             }
@@ -498,6 +534,7 @@ impl<'a> Resolver<'a> {
                                 Diagnostic::error(ast_parent, msg).with_label("closes the cycle"),
                             );
                             self.model.defs[d].parents.retain(|x| x.0 != p);
+                            self.incomplete[d] = true;
                             stack[top].1 -= 1;
                         }
                         Mark::Done => {}
@@ -528,77 +565,79 @@ impl<'a> Resolver<'a> {
                 );
                 continue;
             }
-            let Some(&ty) = self.type_index.get(&f.ty.name) else {
-                self.unknown_type(&f.ty);
-                continue;
-            };
-            let (start, width) = (f.start.value, f.width.value);
-            if width == 0 {
-                self.err(f.width.span, format!("field `{}` has width 0", f.name.name));
-                continue;
+            match self.decl_field(def, f) {
+                Some(field) => out.push(field),
+                None => self.incomplete[def.0] = true,
             }
-            if start.saturating_add(width) > 128 {
-                self.diags.push(
-                    Diagnostic::error(
-                        f.start.span.to(f.width.span),
-                        format!(
-                            "field `{}` ends at bit {}, beyond bit 127",
-                            f.name.name,
-                            start.saturating_add(width) - 1
-                        ),
-                    )
-                    .with_note("instructions are 128 bits: fields must lie within bits 0..=127"),
-                );
-                continue;
-            }
-            let t = &self.model.types[ty.0];
-            if (width as u32) < t.width {
-                self.diags.push(
-                    Diagnostic::error(
-                        f.width.span,
-                        format!(
-                            "field `{}` is {width} bits wide but its type `{}` needs {}",
-                            f.name.name, t.name, t.width
-                        ),
-                    )
-                    .with_secondary(
-                        t.span,
-                        format!("`{}` is declared {} bits wide here", t.name, t.width),
-                    ),
-                );
-                continue;
-            }
-            if (width as u32) > t.width {
-                self.diags.push(Diagnostic::warning(
-                    f.width.span,
-                    format!(
-                        "field `{}` is {width} bits wide but its type `{}` has {}; the top bits are always zero",
-                        f.name.name, t.name, t.width
-                    ),
-                ));
-            }
-            let init = match &f.init {
-                FieldInit::None => Init::None,
-                FieldInit::Default(v) => match self.value_code(ty, v) {
-                    Some(c) => Init::Default(c),
-                    None => continue,
-                },
-                FieldInit::Fixed(v) => match self.value_code(ty, v) {
-                    Some(c) => Init::Fixed(c),
-                    None => continue,
-                },
-            };
-            out.push(DeclField {
-                name: f.name.name.clone(),
-                start: start as u32,
-                width: width as u32,
-                ty,
-                init,
-                span: f.span,
-                origin: def,
-            });
         }
         out
+    }
+
+    /// Resolves one field declaration of `def`; `None` when it is in error (reported).
+    fn decl_field(&mut self, def: DefId, f: &ast::FieldDecl) -> Option<DeclField> {
+        let Some(&ty) = self.type_index.get(&f.ty.name) else {
+            self.unknown_type(&f.ty);
+            return None;
+        };
+        let (start, width) = (f.start.value, f.width.value);
+        if width == 0 {
+            self.err(f.width.span, format!("field `{}` has width 0", f.name.name));
+            return None;
+        }
+        if start.saturating_add(width) > 128 {
+            self.diags.push(
+                Diagnostic::error(
+                    f.start.span.to(f.width.span),
+                    format!(
+                        "field `{}` ends at bit {}, beyond bit 127",
+                        f.name.name,
+                        start.saturating_add(width) - 1
+                    ),
+                )
+                .with_note("instructions are 128 bits: fields must lie within bits 0..=127"),
+            );
+            return None;
+        }
+        let t = &self.model.types[ty.0];
+        if (width as u32) < t.width {
+            self.diags.push(
+                Diagnostic::error(
+                    f.width.span,
+                    format!(
+                        "field `{}` is {width} bits wide but its type `{}` needs {}",
+                        f.name.name, t.name, t.width
+                    ),
+                )
+                .with_secondary(
+                    t.span,
+                    format!("`{}` is declared {} bits wide here", t.name, t.width),
+                ),
+            );
+            return None;
+        }
+        if (width as u32) > t.width {
+            self.diags.push(Diagnostic::warning(
+                f.width.span,
+                format!(
+                    "field `{}` is {width} bits wide but its type `{}` has {}; the top bits are always zero",
+                    f.name.name, t.name, t.width
+                ),
+            ));
+        }
+        let init = match &f.init {
+            FieldInit::None => Init::None,
+            FieldInit::Default(v) => Init::Default(self.value_code(ty, v)?),
+            FieldInit::Fixed(v) => Init::Fixed(self.value_code(ty, v)?),
+        };
+        Some(DeclField {
+            name: f.name.name.clone(),
+            start: start as u32,
+            width: width as u32,
+            ty,
+            init,
+            span: f.span,
+            origin: def,
+        })
     }
 
     /// The code of a default/fixed value written as text, for a field of type `ty`.
@@ -746,6 +785,11 @@ impl<'a> Resolver<'a> {
                 }
             }
         }
+        // Fields, parents or entries of an ancestor are missing because of a reported
+        // error: the checks below would mostly report its consequences.
+        if lin.iter().any(|d| self.incomplete[d.0]) {
+            return None;
+        }
 
         let mut fields: Vec<Field> = decls
             .iter()
@@ -773,9 +817,28 @@ impl<'a> Resolver<'a> {
             .iter()
             .flat_map(|&d| self.def_ast[d.0].operand_info.iter().map(move |e| (d, e)))
             .collect();
-        let pick_list = |want: fn(&InfoEntry) -> Option<(&Vec<ListItem>, Span)>| {
-            entries.iter().find_map(|(_, e)| want(e))
-        };
+        // One Order/InList/OutList per definition.
+        for &d in &nearest {
+            let mut seen: Vec<(&str, Span)> = Vec::new();
+            for e in &self.def_ast[d.0].operand_info {
+                let (kw, span) = match e {
+                    InfoEntry::Order(_, s) => ("Order", *s),
+                    InfoEntry::InList(_, s) => ("InList", *s),
+                    InfoEntry::OutList(_, s) => ("OutList", *s),
+                    _ => continue,
+                };
+                if let Some((_, first)) = seen.iter().find(|(k, _)| *k == kw) {
+                    let first = *first;
+                    self.diags.push(
+                        Diagnostic::error(span, format!("second `{kw}<…>` in one definition"))
+                            .with_secondary(first, "first given here"),
+                    );
+                } else {
+                    seen.push((kw, span));
+                }
+            }
+        }
+        let pick_list = |want: PickList| entries.iter().find_map(|(_, e)| want(e));
         let order_ast = pick_list(|e| match e {
             InfoEntry::Order(l, s) => Some((l, *s)),
             _ => None,
@@ -813,6 +876,8 @@ impl<'a> Resolver<'a> {
         for i in 0..fields.len() {
             if let Some((base, _)) = fields[i].name.split_once('.') {
                 match fields.iter().position(|f| f.name == base) {
+                    // A fixed sub-field keeps its fixed role: it identifies the opcode.
+                    Some(_) if fields[i].is_fixed() => {}
                     Some(b) => fields[i].role = Role::SubField(b),
                     None => {
                         let (span, n) = (fields[i].span, fields[i].name.clone());
@@ -826,10 +891,13 @@ impl<'a> Resolver<'a> {
         }
         let mut in_list = Vec::new();
         let mut out_list = Vec::new();
-        for (ast_list, out) in [(in_ast, &mut in_list), (out_ast, &mut out_list)] {
+        for (ast_list, out, ctx) in [
+            (in_ast, &mut in_list, "InList"),
+            (out_ast, &mut out_list, "OutList"),
+        ] {
             if let Some((items, _)) = ast_list {
                 for item in items {
-                    if let Some(r) = self.list_ref(&fields, item) {
+                    if let Some(r) = self.list_ref(&fields, item, ctx, order_ast.is_some()) {
                         out.push(r);
                     }
                 }
@@ -861,7 +929,13 @@ impl<'a> Resolver<'a> {
                         continue;
                     }
                     seen_targets.insert((true, operand.name.clone()), (d, *span));
-                    let Some(fi) = self.operand_field(&fields, operand, "Bitwidth") else {
+                    // Without `Order` (reported) no field is an operand yet.
+                    let fi = if order_ast.is_some() {
+                        self.operand_field(&fields, operand, "Bitwidth")
+                    } else {
+                        self.operand_field_any(&fields, operand, "Bitwidth")
+                    };
+                    let Some(fi) = fi else {
                         continue;
                     };
                     match expr::resolve(&self.model, &fields, expr) {
@@ -1119,11 +1193,19 @@ impl<'a> Resolver<'a> {
         Some(f)
     }
 
-    fn list_ref(&mut self, fields: &[Field], item: &ListItem) -> Option<ListRef> {
+    /// An `InList`/`OutList` item (`ctx` names the list). Fields not in `Order` are
+    /// reported only when there is an `Order` (its absence is reported already).
+    fn list_ref(
+        &mut self,
+        fields: &[Field],
+        item: &ListItem,
+        ctx: &str,
+        has_order: bool,
+    ) -> Option<ListRef> {
         match item {
             ListItem::Name(id) => {
                 if let Some(f) = fields.iter().position(|f| f.name == id.name) {
-                    if fields[f].role != Role::Operand {
+                    if has_order && fields[f].role != Role::Operand {
                         self.diags.push(Diagnostic::warning(
                             id.span,
                             format!(
@@ -1136,7 +1218,7 @@ impl<'a> Resolver<'a> {
                 } else if let Some(&w) = self.word_index.get(&id.name) {
                     Some(ListRef::Word(w))
                 } else {
-                    self.unknown_operand(fields, id, "InList/OutList");
+                    self.unknown_operand(fields, id, ctx);
                     None
                 }
             }
@@ -1303,11 +1385,9 @@ impl<'a> Resolver<'a> {
                 if (a.fixed_bits ^ b.fixed_bits) & common != 0 {
                     continue;
                 }
-                // A word matching both must have A's fixed ones inside B's fields and
-                // B's inside A's (uncovered bits are zero).
-                if a.fixed_bits & !b.covered != 0 || b.fixed_bits & !a.covered != 0 {
-                    continue;
-                }
+                // The fixed patterns agree wherever both fix bits, so some word carries
+                // both patterns. Decoding dispatches on fixed bits alone, so that is an
+                // ambiguity even when one of the two would then reject the word.
                 found.push((
                     a.name.clone(),
                     a.span,

@@ -142,6 +142,10 @@ pub struct Definition {
     pub exceptions: Vec<ExceptionDecl>,
     /// Free-text sections in source order (including prose found in `__OperandInfo`).
     pub docs: Vec<DocSection>,
+    /// A line of the definition failed to parse (the error is reported), so fields,
+    /// entries or parents may be missing. Checks that would only report consequences
+    /// of the missing parts are skipped for it and its descendants.
+    pub incomplete: bool,
 }
 
 /// `field<start, width> Type name;`, `... name = Value;` or `... name == Value;`.

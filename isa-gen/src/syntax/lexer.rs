@@ -148,13 +148,14 @@ pub fn parse_int(text: &str) -> Option<u128> {
     }
 }
 
-/// A `"…"` string without escapes (the DSL has none).
+/// A `"…"` string without escapes (the DSL has none). An unterminated string is
+/// reported at the end of the line, where the closing quote is missing.
 pub fn string(input: &str) -> PResult<'_, &str> {
     let (rest, _) = char('"')(input)?;
     match rest.find('"') {
         Some(i) => Ok((&rest[i + 1..], &rest[..i])),
         None => Err(nom::Err::Failure(PErr {
-            at: input,
+            at: &rest[rest.len()..],
             expected: "a closing `\"`".into(),
         })),
     }
@@ -175,10 +176,12 @@ pub fn describe_found(at: &str) -> String {
         return "end of line".to_string();
     };
     let token: String = if is_ident_char(first) {
-        at.chars()
-            .take_while(|&c| is_ident_char(c) || c == '.')
-            .take(40)
-            .collect()
+        let mut chars = at.chars().take_while(|&c| is_ident_char(c) || c == '.');
+        let mut t: String = chars.by_ref().take(40).collect();
+        if chars.next().is_some() {
+            t.push('…');
+        }
+        t
     } else {
         first.to_string()
     };

@@ -341,12 +341,19 @@ impl<'a> Parser<'a, '_> {
             Header::Def(kind) => {
                 let header =
                     self.statement(line, "a definition header", |i| def_header(c, word, i));
-                let (name, parents) = match header {
-                    Some((n, p)) => (Some(n), Some(p)),
-                    None => (None, None),
+                // A broken header still names the definition if its name parsed; it is
+                // then kept (as incomplete, without parents) so that references to it do
+                // not fail too. Without a name, the body is parsed for its errors and the
+                // definition dropped.
+                let (name, parents, incomplete) = match header {
+                    Some((n, p)) => (Some(n), p, false),
+                    None => {
+                        let name = preceded(tag(word), preceded(ws, ident))(line.trim_start())
+                            .ok()
+                            .map(|(_, n): (&str, &str)| c.ident(n));
+                        (name, Vec::new(), true)
+                    }
                 };
-                // Keep parsing the body even when the header is broken, so its errors are
-                // reported too; the definition itself is dropped.
                 let span = c.span(line.trim());
                 let mut def = Definition {
                     kind,
@@ -354,12 +361,13 @@ impl<'a> Parser<'a, '_> {
                         name: String::new(),
                         span,
                     }),
-                    parents: parents.unwrap_or_default(),
+                    parents,
                     span,
                     encoding: Vec::new(),
                     operand_info: Vec::new(),
                     exceptions: Vec::new(),
                     docs: Vec::new(),
+                    incomplete,
                 };
                 self.def_body(&mut def);
                 name.map(|_| Item::Def(def))
@@ -463,6 +471,7 @@ impl<'a> Parser<'a, '_> {
                         format!("unknown section `{word}`"),
                         &format!("expected {SECTION_NAMES}"),
                     );
+                    def.incomplete = true;
                     self.pos += 1;
                     // Skip its content.
                     let _ = self.doc_section(DocKind::Description, self.c.span(word));
@@ -474,6 +483,7 @@ impl<'a> Parser<'a, '_> {
                         format!("expected a section keyword, found {}", describe_found(t)),
                         &format!("expected {SECTION_NAMES}"),
                     );
+                    def.incomplete = true;
                     self.pos += 1;
                 }
             }
@@ -488,8 +498,9 @@ impl<'a> Parser<'a, '_> {
     fn encoding(&mut self, def: &mut Definition) {
         let c = self.c;
         for line in self.section_lines() {
-            if let Some(f) = self.statement(line, "a field declaration", |i| field_decl(c, i)) {
-                def.encoding.push(f);
+            match self.statement(line, "a field declaration", |i| field_decl(c, i)) {
+                Some(f) => def.encoding.push(f),
+                None => def.incomplete = true,
             }
         }
     }
@@ -497,8 +508,9 @@ impl<'a> Parser<'a, '_> {
     fn exception(&mut self, def: &mut Definition) {
         let c = self.c;
         for line in self.section_lines() {
-            if let Some(e) = self.statement(line, "an exception", |i| exception_decl(c, i)) {
-                def.exceptions.push(e);
+            match self.statement(line, "an exception", |i| exception_decl(c, i)) {
+                Some(e) => def.exceptions.push(e),
+                None => def.incomplete = true,
             }
         }
     }
@@ -511,8 +523,11 @@ impl<'a> Parser<'a, '_> {
         let mut in_fence: Option<(String, Vec<CodeLine>, &'a str)> = None;
         while self.pos < self.lines.len() {
             let line = self.lines[self.pos].text;
-            if in_fence.is_none() && header_of(line).is_some() {
-                break;
+            match (&in_fence, header_of(line)) {
+                (None, Some(_)) => break,
+                // A definition header inside a fence: the fence was never closed.
+                (Some(_), Some((_, h))) if is_definition_header(h) => break,
+                _ => {}
             }
             self.pos += 1;
             if is_fence(line) {
@@ -540,9 +555,9 @@ impl<'a> Parser<'a, '_> {
                 continue;
             }
             if is_info_entry(t) {
-                if let Some(e) = self.statement(line, "an operand info entry", |i| info_entry(c, i))
-                {
-                    def.operand_info.push(e);
+                match self.statement(line, "an operand info entry", |i| info_entry(c, i)) {
+                    Some(e) => def.operand_info.push(e),
+                    None => def.incomplete = true,
                 }
             } else {
                 prose.push(line);
@@ -685,6 +700,12 @@ fn def_header<'a>(c: Ctx<'a>, word: &'a str, i: &'a str) -> PResult<'a, (Ident, 
     let (i, name) = must("a name", ident)(i)?;
     let (i, colon) = opt(sym(":"))(i)?;
     if colon.is_none() {
+        if line_end(i).is_err() {
+            return Err(nom::Err::Failure(PErr {
+                at: i,
+                expected: "`:` or end of line".into(),
+            }));
+        }
         return Ok((i, (c.ident(name), Vec::new())));
     }
     let (i, _) = must("`[`", sym("["))(i)?;

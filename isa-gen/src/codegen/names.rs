@@ -1,0 +1,183 @@
+//! Rust names for spec names, and the check that they do not collide.
+//!
+//! - Types and opcode structs: UpperCamelCase via heck (`SHFLMode` → `ShflMode`,
+//!   `SHFL_RRR` → `ShflRrr`).
+//! - Enum values: dots become `_` before conversion (`SR_CTAID.X` → `SrCtaidX`); a name
+//!   that starts with a digit gets a `V` prefix (`32` → `V32`).
+//! - Struct fields: snake_case with dots → `_` (`pg.not` → `pg_not`).
+//! - A result that is a Rust keyword gets a trailing `_` (`type` → `type_`, `Self` → `Self_`).
+//!
+//! Two spec names mapping to one Rust name (`Foo_Bar` and `FooBar`), or a spec name
+//! mapping to a name the generator itself defines (`Instruction`, …), is an error.
+
+use std::collections::HashMap;
+
+use heck::{ToSnakeCase, ToUpperCamelCase};
+
+use crate::diag::Diagnostic;
+use crate::model::{Model, TypeKind};
+use crate::source::Span;
+
+/// Items the generated code defines itself; spec types and opcodes must not take them.
+pub const RESERVED_TYPES: &[&str] = &[
+    "Instruction",
+    "Opcode",
+    "DecodeError",
+    "ValidationError",
+    "ParseError",
+    "OpcodeInfo",
+    "OperandInfo",
+    "OperandKind",
+    "FieldInfo",
+    "FieldRole",
+    "Bitwidth",
+    "RegRef",
+    "Regs",
+    "Option",
+    "Result",
+    "Some",
+    "None",
+    "Ok",
+    "Err",
+    "Default",
+];
+
+const KEYWORDS: &[&str] = &[
+    "as", "break", "const", "continue", "crate", "else", "enum", "extern", "false", "fn", "for",
+    "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub", "ref", "return",
+    "self", "Self", "static", "struct", "super", "trait", "true", "type", "unsafe", "use",
+    "where", "while", "async", "await", "dyn", "abstract", "become", "box", "do", "final",
+    "macro", "override", "priv", "typeof", "unsized", "virtual", "yield", "try", "gen", "union",
+];
+
+fn unkeyword(s: String) -> String {
+    if KEYWORDS.contains(&s.as_str()) {
+        s + "_"
+    } else {
+        s
+    }
+}
+
+fn sanitize(s: &str) -> String {
+    s.chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect()
+}
+
+/// Rust type name for a spec type or opcode name.
+pub fn type_name(spec: &str) -> String {
+    let mut s = sanitize(spec).to_upper_camel_case();
+    if s.is_empty() || s.starts_with(|c: char| c.is_ascii_digit()) {
+        s.insert(0, 'T');
+    }
+    unkeyword(s)
+}
+
+/// Rust variant name for an enum value.
+pub fn variant_name(spec: &str) -> String {
+    let mut s = sanitize(spec).to_upper_camel_case();
+    if s.is_empty() || s.starts_with(|c: char| c.is_ascii_digit()) {
+        s.insert(0, 'V');
+    }
+    unkeyword(s)
+}
+
+/// Rust field name for a spec field name.
+pub fn field_name(spec: &str) -> String {
+    let mut s = sanitize(spec).to_snake_case();
+    if s.is_empty() || s.starts_with(|c: char| c.is_ascii_digit()) {
+        s.insert(0, 'f');
+    }
+    unkeyword(s)
+}
+
+/// Reports every collision the generated code would have.
+pub fn check(model: &Model) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    // One namespace for types and opcode structs.
+    let mut seen: HashMap<String, (String, Span)> = HashMap::new();
+    let items = model
+        .types
+        .iter()
+        .map(|t| (t.name.as_str(), t.span))
+        .chain(model.opcodes.iter().map(|o| (o.name.as_str(), o.span)));
+    for (name, span) in items {
+        let rust = type_name(name);
+        if RESERVED_TYPES.contains(&rust.as_str()) {
+            out.push(Diagnostic::error(
+                span,
+                format!("`{name}` would be generated as `{rust}`, a name the generated API defines itself"),
+            ).with_note(format!("reserved names: {}", RESERVED_TYPES.join(", "))));
+            continue;
+        }
+        if let Some((prev, pspan)) = seen.get(&rust) {
+            out.push(
+                Diagnostic::error(
+                    span,
+                    format!("`{name}` and `{prev}` both become the Rust name `{rust}`"),
+                )
+                .with_secondary(*pspan, format!("`{prev}` defined here"))
+                .with_note("rename one of them"),
+            );
+            continue;
+        }
+        seen.insert(rust, (name.to_string(), span));
+    }
+    for t in &model.types {
+        if let TypeKind::Enum(values) = &t.kind {
+            let mut vs: HashMap<String, &str> = HashMap::new();
+            for v in values {
+                let rust = variant_name(&v.name);
+                if let Some(prev) = vs.get(&rust) {
+                    out.push(Diagnostic::error(
+                        v.span,
+                        format!(
+                            "values `{}` and `{prev}` of `{}` both become the Rust variant `{rust}`",
+                            v.name, t.name
+                        ),
+                    ));
+                    continue;
+                }
+                vs.insert(rust, &v.name);
+            }
+        }
+    }
+    for op in &model.opcodes {
+        let mut fs: HashMap<String, &str> = HashMap::new();
+        for (_, f) in op.value_fields() {
+            let rust = field_name(&f.name);
+            if let Some(prev) = fs.get(&rust) {
+                out.push(Diagnostic::error(
+                    f.span,
+                    format!(
+                        "fields `{}` and `{prev}` of `{}` both become the Rust field `{rust}`",
+                        f.name, op.name
+                    ),
+                ));
+                continue;
+            }
+            fs.insert(rust, &f.name);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn conversions() {
+        assert_eq!(type_name("SHFLMode"), "ShflMode");
+        assert_eq!(type_name("SHFL_RRR"), "ShflRrr");
+        assert_eq!(type_name("MEMDType"), "MemdType");
+        assert_eq!(type_name("UIMAD_WIDE_UUU"), "UimadWideUuu");
+        assert_eq!(variant_name("SR_CTAID.X"), "SrCtaidX");
+        assert_eq!(variant_name("32"), "V32");
+        assert_eq!(variant_name("NoCond"), "NoCond");
+        assert_eq!(variant_name("Self"), "Self_");
+        assert_eq!(field_name("pg.not"), "pg_not");
+        assert_eq!(field_name("type"), "type_");
+        assert_eq!(field_name("urb.bitnot"), "urb_bitnot");
+    }
+}

@@ -1,0 +1,493 @@
+//! Generated items for the spec's types: an enum per bit-field type, and newtypes
+//! that cannot hold an out-of-range value for register files, immediates and
+//! constant-memory references.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use super::names;
+use super::{doc_attrs, lit, lit_hex, sint_ty, uint_ty};
+use crate::model::{EnumValue, Model, RegFile, Type, TypeKind};
+use crate::source::SourceMap;
+
+pub fn type_item(model: &Model, sources: &SourceMap, t: &Type) -> TokenStream {
+    let loc = sources.location(t.span).to_string();
+    match &t.kind {
+        TypeKind::Enum(values) => enum_item(model, t, values, &loc),
+        TypeKind::RegFile(rf) => regfile_item(t, rf, &loc),
+        TypeKind::Immediate { signed } => immediate_item(t, *signed, &loc),
+        TypeKind::ConstMem {
+            bank_bits,
+            offset_bits,
+        } => cmem_item(t, *bank_bits, *offset_bits, &loc),
+    }
+}
+
+fn enum_item(model: &Model, t: &Type, values: &[EnumValue], loc: &str) -> TokenStream {
+    let name = format_ident!("{}", names::type_name(&t.name));
+    let bits = uint_ty(t.width);
+    let spec_name = &t.name;
+    let width = lit(t.width as u128, "u32");
+    let mut doc = vec![format!(
+        "Bit-field type `{}` ({} bits), defined at `{loc}`.",
+        t.name, t.width
+    )];
+    doc.push(String::new());
+    doc.push("Codes not listed here are undefined: decoding rejects them.".into());
+    let _ = model;
+    let doc = doc_attrs(&doc);
+    let variants: Vec<_> = values
+        .iter()
+        .map(|v| format_ident!("{}", names::variant_name(&v.name)))
+        .collect();
+    let codes: Vec<_> = values
+        .iter()
+        .map(|v| lit(v.code, &bits.to_string()))
+        .collect();
+    let vdocs: Vec<_> = values
+        .iter()
+        .map(|v| format!(" `{}` (code {:#x}).", v.name, v.code))
+        .collect();
+    let vnames: Vec<_> = values.iter().map(|v| v.name.as_str()).collect();
+    quote! {
+        #doc
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[repr(#bits)]
+        pub enum #name {
+            #( #[doc = #vdocs] #variants = #codes, )*
+        }
+
+        impl #name {
+            /// Width of the type in bits.
+            pub const BITS: u32 = #width;
+            /// Every defined value, in spec order.
+            pub const ALL: &'static [#name] = &[ #( #name::#variants ),* ];
+
+            /// The value with this code, or `None` for an undefined code.
+            pub const fn from_bits(bits: #bits) -> Option<#name> {
+                match bits {
+                    #( #codes => Some(#name::#variants), )*
+                    _ => None,
+                }
+            }
+
+            /// The code of this value.
+            pub const fn bits(self) -> #bits {
+                self as #bits
+            }
+
+            /// The spec's spelling of this value.
+            pub const fn name(self) -> &'static str {
+                match self {
+                    #( #name::#variants => #vnames, )*
+                }
+            }
+        }
+
+        impl core::fmt::Display for #name {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.write_str(self.name())
+            }
+        }
+
+        impl core::str::FromStr for #name {
+            type Err = ParseError;
+            fn from_str(s: &str) -> Result<#name, ParseError> {
+                match s {
+                    #( #vnames => Ok(#name::#variants), )*
+                    _ => Err(ParseError { type_name: #spec_name }),
+                }
+            }
+        }
+    }
+}
+
+fn regfile_item(t: &Type, rf: &RegFile, loc: &str) -> TokenStream {
+    let name = format_ident!("{}", names::type_name(&t.name));
+    let bits = uint_ty(t.width);
+    let bits_s = bits.to_string();
+    let width = lit(t.width as u128, "u32");
+    let prefix = &rf.prefix;
+    let spec_name = &t.name;
+    let lo = lit(rf.lo, &bits_s);
+    let hi = lit(rf.hi, &bits_s);
+    let named_list: String = rf
+        .named
+        .iter()
+        .map(|(n, c)| format!(", `{n}` (code {c})"))
+        .collect();
+    let doc = doc_attrs(&[
+        format!(
+            "Register file `{}` ({} bits): `{p}{}`..`{p}{}`{named_list}. Defined at `{loc}`.",
+            t.name,
+            t.width,
+            rf.lo,
+            rf.hi,
+            p = rf.prefix
+        ),
+        String::new(),
+        "Holds only defined codes. Named registers are constants: reads give a fixed \
+         value and writes are dropped."
+            .into(),
+    ]);
+    let consts: Vec<_> = rf
+        .named
+        .iter()
+        .map(|(n, c)| {
+            let id = format_ident!("{}", n.to_uppercase());
+            let c = lit(*c, &bits_s);
+            let d = format!(" `{n}`: a constant register.");
+            quote! { #[doc = #d] pub const #id: #name = #name(#c); }
+        })
+        .collect();
+    let named_codes: Vec<_> = rf.named.iter().map(|(_, c)| lit(*c, &bits_s)).collect();
+    let named_names: Vec<_> = rf.named.iter().map(|(n, _)| n.as_str()).collect();
+    let in_range = if rf.lo == 0 {
+        quote! { bits <= #hi }
+    } else {
+        quote! { bits >= #lo && bits <= #hi }
+    };
+    let named_check = if named_codes.is_empty() {
+        quote! { false }
+    } else {
+        quote! { matches!(bits, #( #named_codes )|*) }
+    };
+    let numbered_check = if rf.lo == 0 {
+        quote! { self.0 <= #hi }
+    } else {
+        quote! { self.0 >= #lo && self.0 <= #hi }
+    };
+    quote! {
+        #doc
+        #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub struct #name(#bits);
+
+        impl #name {
+            /// Width of the register number in bits.
+            pub const BITS: u32 = #width;
+            #( #consts )*
+
+            /// The register with this code, or `None` for an undefined code.
+            pub const fn from_bits(bits: #bits) -> Option<#name> {
+                if (#in_range) || #named_check { Some(#name(bits)) } else { None }
+            }
+
+            /// The numbered register `n`, or `None` outside the numbered range.
+            pub const fn new(n: #bits) -> Option<#name> {
+                let bits = n;
+                if #in_range { Some(#name(bits)) } else { None }
+            }
+
+            /// The register's code.
+            pub const fn bits(self) -> #bits {
+                self.0
+            }
+
+            /// Whether this is a named constant register (reads a constant, writes dropped).
+            pub const fn is_constant(self) -> bool {
+                !(#numbered_check)
+            }
+
+            /// The numbered register `n` places after this one (for multi-register
+            /// operands), or `None` past the numbered range or for a constant register.
+            pub const fn offset(self, n: #bits) -> Option<#name> {
+                if self.is_constant() {
+                    return None;
+                }
+                match self.0.checked_add(n) {
+                    Some(bits) if bits <= #hi => Some(#name(bits)),
+                    _ => None,
+                }
+            }
+        }
+
+        impl core::fmt::Display for #name {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                match self.0 {
+                    #( #named_codes => f.write_str(#named_names), )*
+                    n => write!(f, "{}{}", #prefix, n),
+                }
+            }
+        }
+
+        impl core::fmt::Debug for #name {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                core::fmt::Display::fmt(self, f)
+            }
+        }
+
+        impl core::str::FromStr for #name {
+            type Err = ParseError;
+            fn from_str(s: &str) -> Result<#name, ParseError> {
+                let err = ParseError { type_name: #spec_name };
+                match s {
+                    #( #named_names => return Ok(#name(#named_codes)), )*
+                    _ => {}
+                }
+                let digits = s.strip_prefix(#prefix).ok_or(err)?;
+                if digits.is_empty()
+                    || !digits.bytes().all(|b| b.is_ascii_digit())
+                    || (digits.len() > 1 && digits.starts_with('0'))
+                {
+                    return Err(err);
+                }
+                let n: #bits = digits.parse().map_err(|_| err)?;
+                #name::new(n).ok_or(err)
+            }
+        }
+    }
+}
+
+fn immediate_item(t: &Type, signed: bool, loc: &str) -> TokenStream {
+    let name = format_ident!("{}", names::type_name(&t.name));
+    let bits = uint_ty(t.width);
+    let width = lit(t.width as u128, "u32");
+    let mask = lit_hex(crate::model::mask(0, t.width), &bits.to_string());
+    if signed {
+        let val = sint_ty(t.width);
+        let storage_bits = match val.to_string().as_str() {
+            "i8" => 8u32,
+            "i16" => 16,
+            "i32" => 32,
+            _ => 64,
+        };
+        let (min, max) = (-(1i128 << (t.width - 1)), (1i128 << (t.width - 1)) - 1);
+        let min_l = syn::LitInt::new(&format!("{min}{val}"), proc_macro2::Span::call_site());
+        let max_l = syn::LitInt::new(&format!("{max}{val}"), proc_macro2::Span::call_site());
+        let shift = lit((storage_bits - t.width) as u128, "u32");
+        let doc = doc_attrs(&[
+            format!(
+                "Signed immediate `{}` ({} bits, two's complement): {min}..={max}. Defined at `{loc}`.",
+                t.name, t.width
+            ),
+            String::new(),
+            "Cannot hold a value outside that range.".into(),
+        ]);
+        let sign_extend = if storage_bits == t.width {
+            quote! { #name(bits as #val) }
+        } else {
+            quote! { #name(((bits as #val) << #shift) >> #shift) }
+        };
+        quote! {
+            #doc
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+            pub struct #name(#val);
+
+            impl #name {
+                /// Width in bits.
+                pub const BITS: u32 = #width;
+                /// Smallest value.
+                pub const MIN: #val = #min_l;
+                /// Largest value.
+                pub const MAX: #val = #max_l;
+
+                /// The immediate `value`, or `None` if it does not fit.
+                pub const fn new(value: #val) -> Option<#name> {
+                    if value >= Self::MIN && value <= Self::MAX { Some(#name(value)) } else { None }
+                }
+
+                /// The immediate encoded as `bits`, or `None` if bits above the width are set.
+                pub const fn from_bits(bits: #bits) -> Option<#name> {
+                    if bits & !#mask != 0 { None } else { Some(Self::from_bits_masked(bits)) }
+                }
+
+                /// The immediate encoded in the low bits of `bits` (higher bits ignored).
+                pub const fn from_bits_masked(bits: #bits) -> #name {
+                    let bits = bits & #mask;
+                    #sign_extend
+                }
+
+                /// The value.
+                pub const fn get(self) -> #val {
+                    self.0
+                }
+
+                /// The two's-complement encoding.
+                pub const fn bits(self) -> #bits {
+                    (self.0 as #bits) & #mask
+                }
+            }
+
+            impl core::fmt::Display for #name {
+                fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                    if self.0 < 0 {
+                        write!(f, "-{:#x}", self.0.unsigned_abs())
+                    } else {
+                        write!(f, "{:#x}", self.0)
+                    }
+                }
+            }
+        }
+    } else {
+        let max = lit(crate::model::mask(0, t.width), &bits.to_string());
+        let doc = doc_attrs(&[
+            format!(
+                "Unsigned immediate `{}` ({} bits): 0..={:#x}. Defined at `{loc}`.",
+                t.name,
+                t.width,
+                crate::model::mask(0, t.width)
+            ),
+            String::new(),
+            "Cannot hold a value outside that range.".into(),
+        ]);
+        let check = if t.width == bits_width(&bits.to_string()) {
+            quote! { Some(#name(value)) }
+        } else {
+            quote! { if value <= #max { Some(#name(value)) } else { None } }
+        };
+        quote! {
+            #doc
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+            pub struct #name(#bits);
+
+            impl #name {
+                /// Width in bits.
+                pub const BITS: u32 = #width;
+                /// Largest value.
+                pub const MAX: #bits = #max;
+
+                /// The immediate `value`, or `None` if it does not fit.
+                pub const fn new(value: #bits) -> Option<#name> {
+                    #check
+                }
+
+                /// Same as [`Self::new`]: an unsigned immediate is its own encoding.
+                pub const fn from_bits(bits: #bits) -> Option<#name> {
+                    Self::new(bits)
+                }
+
+                /// The immediate in the low bits of `bits` (higher bits ignored).
+                pub const fn from_bits_masked(bits: #bits) -> #name {
+                    #name(bits & #mask)
+                }
+
+                /// The value.
+                pub const fn get(self) -> #bits {
+                    self.0
+                }
+
+                /// The encoding (the value itself).
+                pub const fn bits(self) -> #bits {
+                    self.0
+                }
+            }
+
+            impl core::fmt::Display for #name {
+                fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                    write!(f, "{:#x}", self.0)
+                }
+            }
+        }
+    }
+}
+
+fn bits_width(ty: &str) -> u32 {
+    match ty {
+        "u8" => 8,
+        "u16" => 16,
+        "u32" => 32,
+        _ => 64,
+    }
+}
+
+fn cmem_item(t: &Type, bank_bits: u32, offset_bits: u32, loc: &str) -> TokenStream {
+    let name = format_ident!("{}", names::type_name(&t.name));
+    let bits = uint_ty(t.width);
+    let bits_s = bits.to_string();
+    let bank_ty = uint_ty(bank_bits);
+    let off_ty = sint_ty(offset_bits + 1);
+    let width = lit(t.width as u128, "u32");
+    let bank_w = lit(bank_bits as u128, "u32");
+    let off_w = lit(offset_bits as u128, "u32");
+    let mask = lit_hex(crate::model::mask(0, t.width), &bits_s);
+    let off_mask = lit_hex(crate::model::mask(0, offset_bits), &bits_s);
+    let bank_max = lit(crate::model::mask(0, bank_bits), &bank_ty.to_string());
+    let off_min = -(1i128 << (offset_bits - 1));
+    let off_max = (1i128 << (offset_bits - 1)) - 1;
+    let off_min_l = syn::LitInt::new(&format!("{off_min}{off_ty}"), proc_macro2::Span::call_site());
+    let off_max_l = syn::LitInt::new(&format!("{off_max}{off_ty}"), proc_macro2::Span::call_site());
+    let storage = match off_ty.to_string().as_str() {
+        "i8" => 8u32,
+        "i16" => 16,
+        "i32" => 32,
+        _ => 64,
+    };
+    let shift = lit((storage - offset_bits) as u128, "u32");
+    let doc = doc_attrs(&[
+        format!(
+            "Constant-memory reference `{}` ({} bits): `c[bank][offset]` with a {bank_bits}-bit \
+             bank and a {offset_bits}-bit signed byte offset ({off_min}..={off_max}). Defined at `{loc}`.",
+            t.name, t.width
+        ),
+        String::new(),
+        "Encoded as `bank << OFFSET_BITS | offset` (two's complement offset).".into(),
+    ]);
+    quote! {
+        #doc
+        #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub struct #name(#bits);
+
+        impl #name {
+            /// Width in bits.
+            pub const BITS: u32 = #width;
+            /// Width of the bank number.
+            pub const BANK_BITS: u32 = #bank_w;
+            /// Width of the byte offset.
+            pub const OFFSET_BITS: u32 = #off_w;
+            /// Smallest offset.
+            pub const OFFSET_MIN: #off_ty = #off_min_l;
+            /// Largest offset.
+            pub const OFFSET_MAX: #off_ty = #off_max_l;
+
+            /// `c[bank][offset]`, or `None` if either does not fit.
+            pub const fn new(bank: #bank_ty, offset: #off_ty) -> Option<#name> {
+                if bank > #bank_max || offset < Self::OFFSET_MIN || offset > Self::OFFSET_MAX {
+                    return None;
+                }
+                Some(#name(((bank as #bits) << #off_w) | ((offset as #bits) & #off_mask)))
+            }
+
+            /// The reference encoded as `bits`, or `None` if bits above the width are set.
+            pub const fn from_bits(bits: #bits) -> Option<#name> {
+                if bits & !#mask != 0 { None } else { Some(#name(bits)) }
+            }
+
+            /// The reference in the low bits of `bits` (higher bits ignored).
+            pub const fn from_bits_masked(bits: #bits) -> #name {
+                #name(bits & #mask)
+            }
+
+            /// The encoding.
+            pub const fn bits(self) -> #bits {
+                self.0
+            }
+
+            /// The bank number.
+            pub const fn bank(self) -> #bank_ty {
+                (self.0 >> #off_w) as #bank_ty
+            }
+
+            /// The signed byte offset.
+            pub const fn offset(self) -> #off_ty {
+                (((self.0 & #off_mask) as #off_ty) << #shift) >> #shift
+            }
+        }
+
+        impl core::fmt::Display for #name {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                let o = self.offset();
+                if o < 0 {
+                    write!(f, "c[{:#x}][-{:#x}]", self.bank(), o.unsigned_abs())
+                } else {
+                    write!(f, "c[{:#x}][{:#x}]", self.bank(), o)
+                }
+            }
+        }
+
+        impl core::fmt::Debug for #name {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                core::fmt::Display::fmt(self, f)
+            }
+        }
+    }
+}
