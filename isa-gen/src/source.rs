@@ -132,15 +132,17 @@ impl SourceMap {
     /// Adds a file read from disk. Invalid UTF-8 is replaced (and later reported by the
     /// parser as unexpected characters) so that nothing is silently dropped.
     pub fn add_path(&mut self, path: &Path, bytes: Vec<u8>) -> FileId {
+        self.add_bytes(path.display().to_string(), Some(path), bytes)
+    }
+
+    /// Adds file contents under a display name of the caller's choice (e.g. a path
+    /// relative to a project directory).
+    pub fn add_bytes(&mut self, name: String, path: Option<&Path>, bytes: Vec<u8>) -> FileId {
         let text = match String::from_utf8(bytes) {
             Ok(s) => s,
             Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
         };
-        self.push(SourceFile::new(
-            path.display().to_string(),
-            Some(path.to_path_buf()),
-            text,
-        ))
+        self.push(SourceFile::new(name, path.map(Path::to_path_buf), text))
     }
 
     fn push(&mut self, file: SourceFile) -> FileId {

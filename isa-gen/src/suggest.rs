@@ -52,7 +52,9 @@ mod tests {
 
     #[test]
     fn nearest_picks_closest_within_limit() {
-        assert_eq!(nearest("Pred", ["UPred", "Reg", "Pred2"]), Some("UPred"));
+        assert_eq!(nearest("Pred", ["UPred", "Reg"]), Some("UPred"));
+        // Ties go to the alphabetically first candidate, so output is stable.
+        assert_eq!(nearest("Pred", ["UPred", "Pred2"]), Some("Pred2"));
         assert_eq!(nearest("Xyzzy", ["Reg", "Pred"]), None);
     }
 }

@@ -25,7 +25,8 @@ pub fn markdown_lines(model: &Model, text: &str) -> Vec<String> {
     let mut in_fence = false;
     let mut prev_blank = true;
     for raw in text.lines() {
-        let line = raw.trim_end();
+        let expanded = expand_tabs(raw);
+        let line = expanded.trim_end();
         let trimmed = line.trim_start();
         if trimmed.starts_with("```") {
             if !in_fence {
@@ -105,4 +106,24 @@ fn link(model: &Model, name: &str) -> String {
         }
     }
     format!("`{name}`")
+}
+
+/// Tabs to spaces (tab stops every 8 columns), so code blocks keep their alignment.
+fn expand_tabs(line: &str) -> String {
+    if !line.contains('\t') {
+        return line.to_string();
+    }
+    let mut out = String::with_capacity(line.len() + 16);
+    let mut col = 0;
+    for c in line.chars() {
+        if c == '\t' {
+            let n = 8 - col % 8;
+            out.extend(std::iter::repeat_n(' ', n));
+            col += n;
+        } else {
+            out.push(c);
+            col += 1;
+        }
+    }
+    out
 }

@@ -827,7 +827,11 @@ impl Gen<'_> {
             .map(|(_, f)| {
                 let id = self.field_ident(f);
                 let start = lit(f.start as u128, "u32");
-                quote! { ((self.#id.bits() as u128) << #start) }
+                if f.start == 0 {
+                    quote! { (self.#id.bits() as u128) }
+                } else {
+                    quote! { ((self.#id.bits() as u128) << #start) }
+                }
             })
             .collect();
 
@@ -842,7 +846,11 @@ impl Gen<'_> {
                 let start = lit(f.start as u128, "u32");
                 let fmask = lit_hex(crate::model::mask(0, f.width), "u128");
                 let spec = &f.name;
-                let raw = quote! { ((word >> #start) & #fmask) };
+                let raw = if f.start == 0 {
+                    quote! { (word & #fmask) }
+                } else {
+                    quote! { ((word >> #start) & #fmask) }
+                };
                 let wide_check = if f.width > t.width {
                     let tw = lit(t.width as u128, "u32");
                     quote! {
@@ -940,6 +948,23 @@ impl Gen<'_> {
             bw_arms.push(quote! { #spec => Some(self.#id()), });
         }
 
+        let bitwidth_fn = if bw_arms.is_empty() {
+            quote! {
+                pub fn bitwidth(&self, _operand: &str) -> Option<u32> {
+                    None
+                }
+            }
+        } else {
+            quote! {
+                pub fn bitwidth(&self, operand: &str) -> Option<u32> {
+                    match operand {
+                        #( #bw_arms )*
+                        _ => None,
+                    }
+                }
+            }
+        };
+
         // validate
         let checks: Vec<_> = op
             .exceptions
@@ -1005,12 +1030,7 @@ impl Gen<'_> {
                 #( #bw_methods )*
 
                 /// Data width in bits of the operand with this spec name, if the spec gives one.
-                pub fn bitwidth(&self, operand: &str) -> Option<u32> {
-                    match operand {
-                        #( #bw_arms )*
-                        _ => None,
-                    }
-                }
+                #bitwidth_fn
 
                 #[doc = #validate_doc]
                 pub fn validate(&self) -> Result<(), ValidationError> {
@@ -1401,8 +1421,13 @@ impl Gen<'_> {
             .collect();
         let start_l = lit(start as u128, "u32");
         let wmask = lit_hex(crate::model::mask(0, width), "u128");
+        let key = if start == 0 {
+            quote! { (word & #wmask) as #key_ty }
+        } else {
+            quote! { ((word >> #start_l) & #wmask) as #key_ty }
+        };
         quote! {
-            match ((word >> #start_l) & #wmask) as #key_ty {
+            match #key {
                 #( #arms )*
                 _ => #unknown,
             }

@@ -142,6 +142,7 @@ fn regfile_item(t: &Type, rf: &RegFile, loc: &str) -> TokenStream {
         .collect();
     let named_codes: Vec<_> = rf.named.iter().map(|(_, c)| lit(*c, &bits_s)).collect();
     let named_names: Vec<_> = rf.named.iter().map(|(n, _)| n.as_str()).collect();
+    let numbered_fmt = format!("{}{{}}", rf.prefix);
     let in_range = if rf.lo == 0 {
         quote! { bits <= #hi }
     } else {
@@ -152,10 +153,10 @@ fn regfile_item(t: &Type, rf: &RegFile, loc: &str) -> TokenStream {
     } else {
         quote! { matches!(bits, #( #named_codes )|*) }
     };
-    let numbered_check = if rf.lo == 0 {
-        quote! { self.0 <= #hi }
+    let outside = if rf.lo == 0 {
+        quote! { self.0 > #hi }
     } else {
-        quote! { self.0 >= #lo && self.0 <= #hi }
+        quote! { self.0 < #lo || self.0 > #hi }
     };
     quote! {
         #doc
@@ -185,7 +186,7 @@ fn regfile_item(t: &Type, rf: &RegFile, loc: &str) -> TokenStream {
 
             /// Whether this is a named constant register (reads a constant, writes dropped).
             pub const fn is_constant(self) -> bool {
-                !(#numbered_check)
+                #outside
             }
 
             /// The numbered register `n` places after this one (for multi-register
@@ -205,7 +206,7 @@ fn regfile_item(t: &Type, rf: &RegFile, loc: &str) -> TokenStream {
             fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
                 match self.0 {
                     #( #named_codes => f.write_str(#named_names), )*
-                    n => write!(f, "{}{}", #prefix, n),
+                    n => write!(f, #numbered_fmt, n),
                 }
             }
         }
@@ -220,10 +221,7 @@ fn regfile_item(t: &Type, rf: &RegFile, loc: &str) -> TokenStream {
             type Err = ParseError;
             fn from_str(s: &str) -> Result<#name, ParseError> {
                 let err = ParseError { type_name: #spec_name };
-                match s {
-                    #( #named_names => return Ok(#name(#named_codes)), )*
-                    _ => {}
-                }
+                #( if s == #named_names { return Ok(#name(#named_codes)); } )*
                 let digits = s.strip_prefix(#prefix).ok_or(err)?;
                 if digits.is_empty()
                     || !digits.bytes().all(|b| b.is_ascii_digit())
@@ -263,10 +261,26 @@ fn immediate_item(t: &Type, signed: bool, loc: &str) -> TokenStream {
             String::new(),
             "Cannot hold a value outside that range.".into(),
         ]);
-        let sign_extend = if storage_bits == t.width {
+        let full = storage_bits == t.width;
+        let sign_extend = if full {
             quote! { #name(bits as #val) }
         } else {
-            quote! { #name(((bits as #val) << #shift) >> #shift) }
+            quote! { #name(((bits & #mask) as #val) << #shift >> #shift) }
+        };
+        let new_body = if full {
+            quote! { Some(#name(value)) }
+        } else {
+            quote! { if value >= Self::MIN && value <= Self::MAX { Some(#name(value)) } else { None } }
+        };
+        let from_bits_body = if full {
+            quote! { Some(Self::from_bits_masked(bits)) }
+        } else {
+            quote! { if bits & !#mask != 0 { None } else { Some(Self::from_bits_masked(bits)) } }
+        };
+        let bits_body = if full {
+            quote! { self.0 as #bits }
+        } else {
+            quote! { (self.0 as #bits) & #mask }
         };
         quote! {
             #doc
@@ -283,17 +297,16 @@ fn immediate_item(t: &Type, signed: bool, loc: &str) -> TokenStream {
 
                 /// The immediate `value`, or `None` if it does not fit.
                 pub const fn new(value: #val) -> Option<#name> {
-                    if value >= Self::MIN && value <= Self::MAX { Some(#name(value)) } else { None }
+                    #new_body
                 }
 
                 /// The immediate encoded as `bits`, or `None` if bits above the width are set.
                 pub const fn from_bits(bits: #bits) -> Option<#name> {
-                    if bits & !#mask != 0 { None } else { Some(Self::from_bits_masked(bits)) }
+                    #from_bits_body
                 }
 
                 /// The immediate encoded in the low bits of `bits` (higher bits ignored).
                 pub const fn from_bits_masked(bits: #bits) -> #name {
-                    let bits = bits & #mask;
                     #sign_extend
                 }
 
@@ -304,7 +317,7 @@ fn immediate_item(t: &Type, signed: bool, loc: &str) -> TokenStream {
 
                 /// The two's-complement encoding.
                 pub const fn bits(self) -> #bits {
-                    (self.0 as #bits) & #mask
+                    #bits_body
                 }
             }
 
@@ -330,6 +343,11 @@ fn immediate_item(t: &Type, signed: bool, loc: &str) -> TokenStream {
             String::new(),
             "Cannot hold a value outside that range.".into(),
         ]);
+        let masked = if t.width == bits_width(&bits.to_string()) {
+            quote! { #name(bits) }
+        } else {
+            quote! { #name(bits & #mask) }
+        };
         let check = if t.width == bits_width(&bits.to_string()) {
             quote! { Some(#name(value)) }
         } else {
@@ -358,7 +376,7 @@ fn immediate_item(t: &Type, signed: bool, loc: &str) -> TokenStream {
 
                 /// The immediate in the low bits of `bits` (higher bits ignored).
                 pub const fn from_bits_masked(bits: #bits) -> #name {
-                    #name(bits & #mask)
+                    #masked
                 }
 
                 /// The value.

@@ -96,11 +96,14 @@ enum Operand {
 pub fn resolve(model: &Model, fields: &[Field], e: &Expr) -> Result<(CExpr, ExprType), Diagnostic> {
     match operand(model, fields, e)? {
         Operand::Typed(c, t) => Ok((c, t)),
-        Operand::ValueName(name, span) => Err(Diagnostic::error(
-            span,
-            format!("`{name}` is not a field of this opcode"),
-        )
-        .with_note("compare a field with a value, e.g. `dtype == \"U64\"`")),
+        Operand::ValueName(name, span) => {
+            let mut d = Diagnostic::error(span, format!("`{name}` is not a field of this opcode"))
+                .with_note("compare a field with a value, e.g. `dtype == \"U64\"`");
+            if let Some(s) = crate::suggest::nearest(&name, fields.iter().map(|f| f.name.as_str())) {
+                d = d.with_note(format!("did you mean `{s}`?"));
+            }
+            Err(d)
+        }
     }
 }
 

@@ -31,7 +31,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::{DefId, Model, Opcode, OperandKind, Role, TypeId};
+use super::{DefId, Model, Opcode, OperandKind, Role, TypeId, TypeKind};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::source::{SourceMap, Span};
 use crate::syntax::ast::{CodeLine, DocKind, DocSection};
@@ -317,6 +317,73 @@ fn encodes_prefix(sub: &str, p: char) -> bool {
     }
 }
 
+/// The guard of an example line (`@!P1`).
+#[derive(Debug, Clone, Copy)]
+struct Guard<'t> {
+    negated: bool,
+    name: &'t str,
+    start: usize,
+    end: usize,
+}
+
+/// An operand of an example line, classified.
+#[derive(Debug, Clone)]
+struct Arg<'t> {
+    text: &'t str,
+    start: usize,
+    end: usize,
+    /// `-`, `~` or `!` before it.
+    prefix: Option<char>,
+    body: ArgBody<'t>,
+    /// Value suffixes (`.B1` of `UR7.B1`).
+    suffixes: Vec<&'t str>,
+}
+
+#[derive(Debug, Clone)]
+enum ArgBody<'t> {
+    /// A register name (`R5`, `URZ`), of whichever file knows it.
+    Reg(&'t str),
+    /// `R[2:3]`: `count` registers of `file`.
+    Range {
+        file: TypeId,
+        count: u128,
+    },
+    /// `UR[UR2+0x1]`.
+    Indexed(TypeId),
+    /// `c[bank][offset]` (also written `cmem[…][…]`).
+    CMem,
+    Number,
+    /// `` `(.L_x) ``.
+    Label,
+    /// An enum value (`SR_LANEID`, `B0`).
+    Value(&'t str),
+    /// An operand word (`UPR`).
+    Word(&'t str),
+}
+
+/// An opcode's `Bitwidth` of one operand: the opcode, the width as text, the entry.
+type WidthEntry<'a> = (&'a Opcode, String, Span);
+
+/// An example line, split up for the operand check.
+struct Example<'a, 't> {
+    line: &'a CodeLine,
+    start: usize,
+    end: usize,
+    mnemonic: (usize, usize),
+    words: &'a [Comp<'t>],
+    guard: Option<Guard<'t>>,
+    args: &'a [Arg<'t>],
+}
+
+/// Why an opcode does not accept an example, and where.
+struct Misfit {
+    /// Mismatched operands (lower is closer).
+    score: usize,
+    start: usize,
+    end: usize,
+    reason: String,
+}
+
 impl<'m> Cx<'m> {
     fn new(model: &'m Model) -> Cx<'m> {
         let mut families: Vec<Family> = Vec::new();
@@ -408,7 +475,14 @@ impl<'m> Cx<'m> {
         }
         by_range
             .iter()
-            .map(|(&(lo, hi), names)| format!("{} take {}", quoted_list(names.clone()), range_text(lo, hi)))
+            .map(|(&(lo, hi), names)| {
+                let verb = if names.len() == 1 { "takes" } else { "take" };
+                format!(
+                    "{} {verb} {}",
+                    quoted_list(names.clone()),
+                    range_text(lo, hi)
+                )
+            })
             .collect::<Vec<_>>()
             .join("; ")
     }
@@ -429,9 +503,10 @@ impl<'m> Cx<'m> {
 
     fn is_modifier_value(&self, ops: &[usize], word: &str) -> bool {
         ops.iter().any(|&i| {
-            self.op(i).fields.iter().any(|f| {
-                f.role == Role::Modifier && self.model.ty(f.ty).enum_code(word).is_some()
-            })
+            self.op(i)
+                .fields
+                .iter()
+                .any(|f| f.role == Role::Modifier && self.model.ty(f.ty).enum_code(word).is_some())
         })
     }
 
@@ -478,7 +553,10 @@ impl<'m> Cx<'m> {
                 diags.push(
                     Diagnostic::warning(
                         sub_span(line, head.start, head.end),
-                        format!("`__Syntax` of `{owner}` uses the unknown mnemonic `{}`", head.text),
+                        format!(
+                            "`__Syntax` of `{owner}` uses the unknown mnemonic `{}`",
+                            head.text
+                        ),
                     )
                     .with_label("no optype of this name"),
                 );
@@ -491,15 +569,17 @@ impl<'m> Cx<'m> {
                 .filter(|i| scope.contains(i))
                 .collect();
             if ops.is_empty() {
-                diags.push(
-                    Diagnostic::warning(
-                        sub_span(line, head.start, comps.get(used.wrapping_sub(1)).map_or(head.end, |c| c.end)),
-                        format!(
-                            "`__Syntax` of `{owner}` describes `{}`, which is not one of its opcodes",
-                            family.name
-                        ),
+                diags.push(Diagnostic::warning(
+                    sub_span(
+                        line,
+                        head.start,
+                        comps.get(used.wrapping_sub(1)).map_or(head.end, |c| c.end),
                     ),
-                );
+                    format!(
+                        "`__Syntax` of `{owner}` describes `{}`, which is not one of its opcodes",
+                        family.name
+                    ),
+                ));
                 continue;
             }
             for c in &comps[used..] {
@@ -525,9 +605,16 @@ impl<'m> Cx<'m> {
                     ),
                 );
                 d = if names.is_empty() {
-                    d.with_note(format!("the opcodes of `{}` have no modifiers", family.name))
+                    d.with_note(format!(
+                        "the opcodes of `{}` have no modifiers",
+                        family.name
+                    ))
                 } else {
-                    d.with_note(format!("modifiers of `{}`: {}", family.name, quoted_list(names)))
+                    d.with_note(format!(
+                        "modifiers of `{}`: {}",
+                        family.name,
+                        quoted_list(names)
+                    ))
                 };
                 diags.push(d);
             }
@@ -634,10 +721,11 @@ impl<'m> Cx<'m> {
                 if !fields.contains(&op.fields[base].name.as_str()) {
                     fields.push(&op.fields[base].name);
                 }
-                if op
-                    .sub_fields(base)
-                    .any(|s| op.fields[s].sub_name().is_some_and(|n| encodes_prefix(n, p)))
-                {
+                if op.sub_fields(base).any(|s| {
+                    op.fields[s]
+                        .sub_name()
+                        .is_some_and(|n| encodes_prefix(n, p))
+                }) {
                     supported = true;
                 }
             }
@@ -707,7 +795,9 @@ impl<'m> Cx<'m> {
                 continue;
             }
             let item = &text[a..z];
-            let Some(v) = item.strip_prefix('.') else { return };
+            let Some(v) = item.strip_prefix('.') else {
+                return;
+            };
             let (v, star) = match v.strip_suffix('*') {
                 Some(v) => (v.trim_end(), true),
                 None => (v, false),
@@ -753,11 +843,21 @@ impl<'m> Cx<'m> {
                 types.push(op.fields[*fi].ty);
             }
         }
-        let valid = |v: &str| types.iter().any(|&t| self.model.ty(t).enum_code(v).is_some());
+        let valid = |v: &str| {
+            types
+                .iter()
+                .any(|&t| self.model.ty(t).enum_code(v).is_some())
+        };
         let bad: Vec<_> = items.iter().filter(|it| !valid(it.0)).collect();
         let ty_names = quoted_list(types.iter().map(|&t| self.model.ty(t).name.as_str()));
         if let Some(first) = bad.first() {
-            let names = quoted_list(bad.iter().map(|it| format!(".{}", it.0)).collect::<Vec<_>>().iter().map(String::as_str));
+            let names = quoted_list(
+                bad.iter()
+                    .map(|it| format!(".{}", it.0))
+                    .collect::<Vec<_>>()
+                    .iter()
+                    .map(String::as_str),
+            );
             let mut d = Diagnostic::warning(
                 sub_span(line, first.1 - 1, first.2),
                 if bad.len() == 1 {
@@ -788,7 +888,27 @@ impl<'m> Cx<'m> {
             }
             let (op, fi) = fields[0];
             d = d.with_secondary(op.fields[fi].span, format!("`{name}` declared here"));
+            let missing = self.unlisted(&types, &items);
+            if !missing.is_empty() {
+                d = d.with_note(format!("values not listed: {}", missing.join(", ")));
+            }
             diags.push(d);
+        } else {
+            let missing = self.unlisted(&types, &items);
+            if !missing.is_empty() {
+                let (op, fi) = fields[0];
+                diags.push(
+                    Diagnostic::warning(
+                        sub_span(line, start, close + 1),
+                        format!(
+                            "`__Syntax` of `{owner}` lists only some values of `.{name}`: {} {} missing",
+                            missing.join(", "),
+                            if missing.len() == 1 { "is" } else { "are" }
+                        ),
+                    )
+                    .with_secondary(op.fields[fi].span, format!("`{name}` declared here")),
+                );
+            }
         }
         // The `*` default against the encoding's `= default`.
         let stars: Vec<_> = items.iter().filter(|it| it.3).collect();
@@ -798,7 +918,10 @@ impl<'m> Cx<'m> {
                     sub_span(line, stars[1].1 - 1, stars[1].2 + 1),
                     format!("`__Syntax` of `{owner}` marks several defaults for `.{name}`"),
                 )
-                .with_secondary(sub_span(line, stars[0].1 - 1, stars[0].2 + 1), "first default"),
+                .with_secondary(
+                    sub_span(line, stars[0].1 - 1, stars[0].2 + 1),
+                    "first default",
+                ),
             );
             return;
         }
@@ -825,9 +948,9 @@ impl<'m> Cx<'m> {
             );
             return;
         }
-        let matches = defaults.iter().any(|&(op, fi, d)| {
-            self.model.ty(op.fields[fi].ty).enum_name(d) == Some(star.0)
-        });
+        let matches = defaults
+            .iter()
+            .any(|&(op, fi, d)| self.model.ty(op.fields[fi].ty).enum_name(d) == Some(star.0));
         if !matches {
             let (op, fi, d) = defaults[0];
             let f = &op.fields[fi];
@@ -847,6 +970,21 @@ impl<'m> Cx<'m> {
                 .with_secondary(f.span, format!("default `{dname}` declared here")),
             );
         }
+    }
+
+    /// Values of `types` (`.NAME`) that a value list does not mention.
+    fn unlisted(&self, types: &[TypeId], items: &[(&str, usize, usize, bool)]) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for &t in types {
+            for v in self.model.ty(t).enum_values().unwrap_or(&[]) {
+                let listed = items.iter().any(|it| it.0 == v.name);
+                let text = format!("`.{}`", v.name);
+                if !listed && !out.contains(&text) {
+                    out.push(text);
+                }
+            }
+        }
+        out
     }
 
     // -- __Examples -----------------------------------------------------------------
@@ -936,17 +1074,26 @@ impl<'m> Cx<'m> {
             return false;
         }
         let mut i = start;
+        let mut known = true;
         // Guard `@P0`, `@!UP1`.
+        let mut guard = None;
         if b[i] == b'@' {
             i += 1;
-            if i < end && b[i] == b'!' {
+            let negated = i < end && b[i] == b'!';
+            if negated {
                 i += 1;
             }
             let s = i;
             while i < end && is_ident_byte(b[i]) {
                 i += 1;
             }
-            self.check_name(line, &text, s, i, end, diags);
+            known &= self.check_name(line, &text, s, i, end, diags);
+            guard = Some(Guard {
+                negated,
+                name: &text[s..i],
+                start,
+                end: i,
+            });
             while i < end && b[i].is_ascii_whitespace() {
                 i += 1;
             }
@@ -959,9 +1106,10 @@ impl<'m> Cx<'m> {
         if ms == i || !(b[ms].is_ascii_alphabetic() || b[ms] == b'_') {
             return false;
         }
+        let mn_end = i;
         let ops = self.example_mnemonic(owner, scope, line, &text[..i], ms, diags);
         // Names in the operands.
-        self.example_names(line, &text, i, end, diags);
+        known &= self.example_names(line, &text, i, end, diags);
         // Operands.
         let segs = split_commas(b, i, end);
         let (f, t) = trim_range(b, i, end);
@@ -976,7 +1124,11 @@ impl<'m> Cx<'m> {
                 }
                 empty = true;
                 // The stray comma: the one after (or, for the last operand, before) it.
-                let comma = if k + 1 < segs.len() { segs[k].1 } else { segs[k].0 - 1 };
+                let comma = if k + 1 < segs.len() {
+                    segs[k].1
+                } else {
+                    segs[k].0 - 1
+                };
                 diags.push(
                     Diagnostic::warning(
                         sub_span(line, comma, comma + 1),
@@ -986,8 +1138,35 @@ impl<'m> Cx<'m> {
                 );
             }
         }
-        if let Some((family, ops)) = ops {
-            if !empty && !ops.is_empty() && !self.accepts(&ops, count, count) {
+        if let Some((family, ops, words, words_ok)) = ops {
+            known &= words_ok;
+            if empty || ops.is_empty() {
+                return true;
+            }
+            if self.accepts(&ops, count, count) {
+                if known {
+                    let args: Option<Vec<Arg>> = segs
+                        .iter()
+                        .map(|&(a, z)| {
+                            let (a, z) = trim_range(b, a, z);
+                            self.parse_arg(&text, a, z)
+                        })
+                        .filter(|_| f < t)
+                        .collect();
+                    if let Some(args) = args {
+                        let ex = Example {
+                            line,
+                            start,
+                            end,
+                            mnemonic: (ms, mn_end),
+                            words: &words,
+                            guard,
+                            args: &args,
+                        };
+                        self.example_types(&family, &ops, &ex, diags);
+                    }
+                }
+            } else {
                 diags.push(
                     Diagnostic::warning(
                         sub_span(line, start, end),
@@ -1004,16 +1183,17 @@ impl<'m> Cx<'m> {
         true
     }
 
-    /// Checks an example's mnemonic; returns its family name and opcodes.
-    fn example_mnemonic(
+    /// Checks an example's mnemonic; returns its family name, opcodes, modifier value
+    /// words and whether they are all values of its modifiers.
+    fn example_mnemonic<'t>(
         &self,
         owner: &str,
         scope: &[usize],
         line: &CodeLine,
-        text: &str,
+        text: &'t str,
         at: usize,
         diags: &mut Diagnostics,
-    ) -> Option<(String, Vec<usize>)> {
+    ) -> Option<(String, Vec<usize>, Vec<Comp<'t>>, bool)> {
         let mut parts = Vec::new();
         let mut s = at;
         for p in text[at..].split('.') {
@@ -1062,10 +1242,12 @@ impl<'m> Cx<'m> {
             ));
             ops = family.ops.clone();
         }
+        let mut words_ok = true;
         for c in &parts[used..] {
             if self.is_modifier_value(&ops, c.text) {
                 continue;
             }
+            words_ok = false;
             let mut values: Vec<&str> = Vec::new();
             for (o, f) in self.modifiers(&ops) {
                 let ty = self.model.ty(self.op(o).fields[f].ty);
@@ -1089,10 +1271,11 @@ impl<'m> Cx<'m> {
             }
             diags.push(d);
         }
-        Some((family.name.clone(), ops))
+        Some((family.name.clone(), ops, parts[used..].to_vec(), words_ok))
     }
 
-    /// Checks every name and number in the operands `from..to` of an example.
+    /// Checks every name and number in the operands `from..to` of an example; returns
+    /// whether all are known.
     fn example_names(
         &self,
         line: &CodeLine,
@@ -1100,8 +1283,9 @@ impl<'m> Cx<'m> {
         from: usize,
         to: usize,
         diags: &mut Diagnostics,
-    ) {
+    ) -> bool {
         let b = text.as_bytes();
+        let mut known = true;
         let mut i = from;
         while i < to {
             let c = b[i];
@@ -1118,13 +1302,14 @@ impl<'m> Cx<'m> {
                         i += 1;
                     }
                 }
-                self.check_name(line, text, s, i, to, diags);
+                known &= self.check_name(line, text, s, i, to, diags);
             } else if c.is_ascii_digit() {
                 let s = i;
                 while i < to && is_ident_byte(b[i]) {
                     i += 1;
                 }
                 if crate::syntax::lexer::parse_int(&text[s..i]).is_none() {
+                    known = false;
                     diags.push(Diagnostic::warning(
                         sub_span(line, s, i),
                         format!("example has the malformed number `{}`", &text[s..i]),
@@ -1134,6 +1319,7 @@ impl<'m> Cx<'m> {
                 i += 1;
             }
         }
+        known
     }
 
     /// Whether `name` is a register, an enum value or an operand word.
@@ -1147,7 +1333,8 @@ impl<'m> Cx<'m> {
         self.model.types.iter().any(|t| t.enum_code(name).is_some())
     }
 
-    /// Checks the name at `s..e` of an example line (`to` bounds the lookahead).
+    /// Checks the name at `s..e` of an example line (`to` bounds the lookahead);
+    /// returns whether it is known.
     fn check_name(
         &self,
         line: &CodeLine,
@@ -1156,10 +1343,10 @@ impl<'m> Cx<'m> {
         e: usize,
         to: usize,
         diags: &mut Diagnostics,
-    ) {
+    ) -> bool {
         let name = &text[s..e];
         if name.is_empty() {
-            return;
+            return false;
         }
         let next = text[e..to].trim_start().as_bytes().first().copied();
         if next == Some(b'[') {
@@ -1170,16 +1357,16 @@ impl<'m> Cx<'m> {
                 .iter()
                 .any(|t| t.reg_file().is_some_and(|r| r.prefix == name));
             if prefix || name == "c" || name == "cmem" {
-                return;
+                return true;
             }
         }
         if self.known_value(name) {
-            return;
+            return true;
         }
         // A register or value with value suffixes (`UR7.B1`).
         if let Some((base, rest)) = name.split_once('.') {
             if self.known_value(base) && rest.split('.').all(|v| self.is_enum_value(v)) {
-                return;
+                return true;
             }
         }
         // Report the first dotted part that is unknown, or the whole name.
@@ -1202,17 +1389,23 @@ impl<'m> Cx<'m> {
             .copied()
             .filter(|c| c.starts_with(name) && c.len() > name.len())
             .collect();
-        if !close.is_empty() && close.len() <= 8 {
-            d = d.with_note(format!("defined values starting so: {}", quoted_list(close)));
-        } else if let Some(sug) = crate::suggest::nearest(name, candidates.iter().copied()) {
-            d = d.with_note(format!("did you mean `{sug}`?"));
-        }
         // An operand's name where a register belongs (`pu`).
         let field = self.model.opcodes.iter().find_map(|op| {
             op.fields
                 .iter()
                 .find(|f| f.name == name && f.role == Role::Operand)
         });
+        if !close.is_empty() && close.len() <= 8 {
+            d = d.with_note(format!(
+                "defined values starting so: {}",
+                quoted_list(close)
+            ));
+        } else if let (None, Some(sug)) = (
+            field,
+            crate::suggest::nearest(name, candidates.iter().copied()),
+        ) {
+            d = d.with_note(format!("did you mean `{sug}`?"));
+        }
         if let Some(f) = field {
             let ty = self.model.ty(f.ty);
             let example = ty
@@ -1225,6 +1418,492 @@ impl<'m> Cx<'m> {
             ));
         }
         diags.push(d);
+        false
+    }
+
+    // -- Example operands against the opcodes --------------------------------------
+
+    /// Classifies the operand text `a..z` of an example; `None` when it is not one
+    /// operand of a known form.
+    fn parse_arg<'t>(&self, text: &'t str, a: usize, z: usize) -> Option<Arg<'t>> {
+        let b = text.as_bytes();
+        let mut i = a;
+        let prefix = match b.get(i) {
+            Some(&c @ (b'-' | b'~' | b'!')) => {
+                i += 1;
+                while i < z && b[i].is_ascii_whitespace() {
+                    i += 1;
+                }
+                Some(c as char)
+            }
+            _ => None,
+        };
+        if i >= z {
+            return None;
+        }
+        let mut suffixes = Vec::new();
+        let body;
+        if b[i] == b'`' {
+            if i + 1 >= z || b[i + 1] != b'(' {
+                return None;
+            }
+            i = closing(b, i + 1, z) + 1;
+            body = ArgBody::Label;
+        } else if b[i].is_ascii_digit() {
+            let s = i;
+            while i < z && is_ident_byte(b[i]) {
+                i += 1;
+            }
+            crate::syntax::lexer::parse_int(&text[s..i])?;
+            body = ArgBody::Number;
+        } else if b[i].is_ascii_alphabetic() || b[i] == b'_' {
+            let s = i;
+            while i < z
+                && (is_ident_byte(b[i]) || (b[i] == b'.' && i + 1 < z && is_ident_byte(b[i + 1])))
+            {
+                i += 1;
+            }
+            let name = &text[s..i];
+            while i < z && b[i].is_ascii_whitespace() {
+                i += 1;
+            }
+            if i < z && b[i] == b'[' {
+                let file = self
+                    .model
+                    .types
+                    .iter()
+                    .position(|t| t.reg_file().is_some_and(|r| r.prefix == name));
+                if name == "c" || name == "cmem" {
+                    while i < z && b[i] == b'[' {
+                        i = closing(b, i, z) + 1;
+                    }
+                    body = ArgBody::CMem;
+                } else if let Some(file) = file {
+                    let close = closing(b, i, z);
+                    let inner = text.get(i + 1..close)?.trim();
+                    body = match inner.split_once(':').map(|(x, y)| {
+                        (
+                            crate::syntax::lexer::parse_int(x.trim()),
+                            crate::syntax::lexer::parse_int(y.trim()),
+                        )
+                    }) {
+                        Some((Some(lo), Some(hi))) if hi >= lo => ArgBody::Range {
+                            file: TypeId(file),
+                            count: hi - lo + 1,
+                        },
+                        Some(_) => return None,
+                        None => ArgBody::Indexed(TypeId(file)),
+                    };
+                    i = close + 1;
+                } else {
+                    return None;
+                }
+            } else if self.is_enum_value(name) {
+                body = ArgBody::Value(name);
+            } else {
+                let mut parts = name.split('.');
+                let base = parts.next()?;
+                suffixes = parts.collect();
+                if !suffixes.iter().all(|v| self.is_enum_value(v)) {
+                    return None;
+                }
+                body = if self
+                    .model
+                    .types
+                    .iter()
+                    .any(|t| t.reg_file().is_some_and(|r| r.code_of(base).is_some()))
+                {
+                    ArgBody::Reg(base)
+                } else if self.model.words.iter().any(|w| w.name == base) {
+                    ArgBody::Word(base)
+                } else if self.is_enum_value(base) {
+                    ArgBody::Value(base)
+                } else {
+                    return None;
+                };
+            }
+        } else {
+            return None;
+        }
+        if !text[i..z].trim().is_empty() {
+            return None;
+        }
+        Some(Arg {
+            text: &text[a..z],
+            start: a,
+            end: z,
+            prefix,
+            body,
+            suffixes,
+        })
+    }
+
+    /// What an operand of `op` is, for messages.
+    fn expects(&self, op: &Opcode, kind: OperandKind) -> String {
+        match kind {
+            OperandKind::Field(f) => {
+                let ty = self.model.ty(op.fields[f].ty);
+                match ty.kind {
+                    TypeKind::RegFile(_) => format!("a `{}` register", ty.name),
+                    TypeKind::Immediate { .. } => format!("an immediate (`{}`)", ty.name),
+                    TypeKind::Enum(_) => format!("a `{}` value", ty.name),
+                    TypeKind::ConstMem { .. } => "constant memory `c[…][…]`".into(),
+                }
+            }
+            OperandKind::CMemIndexed { .. } => "constant memory `c[…][…]`".into(),
+            OperandKind::RegIndexed { file, .. } => {
+                let prefix = self
+                    .model
+                    .ty(file)
+                    .reg_file()
+                    .map_or("", |r| r.prefix.as_str());
+                format!("an indexed register `{prefix}[…]`")
+            }
+            OperandKind::Word(w) => format!("`{}`", self.model.words[w.0].name),
+        }
+    }
+
+    fn operand_name(&self, op: &Opcode, kind: OperandKind) -> String {
+        match kind {
+            OperandKind::Field(f) => op.fields[f].name.clone(),
+            OperandKind::CMemIndexed { mem, reg } => {
+                format!("C[{}, {}]", op.fields[mem].name, op.fields[reg].name)
+            }
+            OperandKind::RegIndexed { reg, offset, .. } => {
+                format!("[{}, {}]", op.fields[reg].name, op.fields[offset].name)
+            }
+            OperandKind::Word(w) => self.model.words[w.0].name.clone(),
+        }
+    }
+
+    /// Whether sub-fields of `base` encode `arg`'s prefix and suffixes.
+    fn decorations_fit(
+        &self,
+        op: &Opcode,
+        base: usize,
+        arg: &Arg,
+        numeric: bool,
+    ) -> Result<(), String> {
+        if let Some(p) = arg.prefix {
+            let ok = (numeric && p == '-')
+                || op.sub_fields(base).any(|s| {
+                    op.fields[s]
+                        .sub_name()
+                        .is_some_and(|n| encodes_prefix(n, p))
+                });
+            if !ok {
+                return Err(format!(
+                    "`{}` of `{}` has no sub-field to encode `{p}`",
+                    op.fields[base].name, op.name
+                ));
+            }
+        }
+        for v in &arg.suffixes {
+            let ok = op
+                .sub_fields(base)
+                .any(|s| self.model.ty(op.fields[s].ty).enum_code(v).is_some());
+            if !ok {
+                return Err(format!(
+                    "`{}` of `{}` has no sub-field with the value `.{v}`",
+                    op.fields[base].name, op.name
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether `arg` fits the operand `kind` of `op`; `values` holds the modifier
+    /// values the mnemonic implies (for bit widths).
+    fn arg_fits(
+        &self,
+        op: &Opcode,
+        kind: OperandKind,
+        arg: &Arg,
+        values: &[Option<u128>],
+    ) -> Result<(), String> {
+        let want = || {
+            format!(
+                "`{}` expects {} here (`{}`)",
+                op.name,
+                self.expects(op, kind),
+                self.operand_name(op, kind)
+            )
+        };
+        match kind {
+            OperandKind::Word(w) => match arg.body {
+                ArgBody::Word(n) if n == self.model.words[w.0].name && arg.prefix.is_none() => {
+                    Ok(())
+                }
+                _ => Err(want()),
+            },
+            OperandKind::CMemIndexed { mem, .. } => match arg.body {
+                ArgBody::CMem => self.decorations_fit(op, mem, arg, false),
+                _ => Err(want()),
+            },
+            OperandKind::RegIndexed { file, reg, .. } => match arg.body {
+                ArgBody::Indexed(f) if f == file => self.decorations_fit(op, reg, arg, false),
+                _ => Err(want()),
+            },
+            OperandKind::Field(f) => {
+                let field = &op.fields[f];
+                let ty = self.model.ty(field.ty);
+                match (&ty.kind, &arg.body) {
+                    (TypeKind::RegFile(r), ArgBody::Reg(name)) if r.code_of(name).is_some() => {
+                        self.decorations_fit(op, f, arg, false)
+                    }
+                    (TypeKind::RegFile(_), ArgBody::Range { file, count }) if *file == field.ty => {
+                        self.decorations_fit(op, f, arg, false)?;
+                        let Some(bw) = op.bitwidth(f) else {
+                            return Ok(());
+                        };
+                        let mut read = Vec::new();
+                        bw.expr.fields(&mut read);
+                        if read.iter().any(|&x| values[x].is_none()) {
+                            return Ok(());
+                        }
+                        let width = bw.expr.eval(&|x| values[x].unwrap_or(0));
+                        let bits = count.saturating_mul(32);
+                        if i128::try_from(bits).is_ok_and(|b| b == width) {
+                            Ok(())
+                        } else {
+                            Err(format!(
+                                "`{}` is {bits} bits, but `Bitwidth<{}>` of `{}` is {width} here",
+                                arg.text, field.name, op.name
+                            ))
+                        }
+                    }
+                    (TypeKind::Immediate { .. }, ArgBody::Number | ArgBody::Label) => {
+                        self.decorations_fit(op, f, arg, true)
+                    }
+                    (TypeKind::Enum(_), ArgBody::Value(v)) if ty.enum_code(v).is_some() => {
+                        self.decorations_fit(op, f, arg, false)
+                    }
+                    (TypeKind::ConstMem { .. }, ArgBody::CMem) => {
+                        self.decorations_fit(op, f, arg, false)
+                    }
+                    _ => Err(want()),
+                }
+            }
+        }
+    }
+
+    /// The field values an example's mnemonic implies for `op`: fixed values,
+    /// modifier values written or defaulted. `Err` names a word `op` has no modifier for.
+    fn implied_values<'t>(
+        &self,
+        op: &Opcode,
+        words: &[Comp<'t>],
+    ) -> Result<Vec<Option<u128>>, &'t str> {
+        let mut values: Vec<Option<u128>> = op
+            .fields
+            .iter()
+            .map(|f| match f.role {
+                Role::Fixed(c) => Some(c),
+                Role::Modifier => f.default,
+                _ => None,
+            })
+            .collect();
+        let mut set = vec![false; op.fields.len()];
+        for w in words {
+            let field = op.fields.iter().enumerate().position(|(i, f)| {
+                !set[i]
+                    && f.role == Role::Modifier
+                    && self.model.ty(f.ty).enum_code(w.text).is_some()
+            });
+            let Some(fi) = field else { return Err(w.text) };
+            set[fi] = true;
+            values[fi] = self.model.ty(op.fields[fi].ty).enum_code(w.text);
+        }
+        Ok(values)
+    }
+
+    /// Why `op` does not accept the example, or `None` when it does.
+    fn misfit(&self, op: &Opcode, ex: &Example) -> Option<Misfit> {
+        let (ms, me) = ex.mnemonic;
+        let values = match self.implied_values(op, ex.words) {
+            Ok(v) => v,
+            Err(w) => {
+                return Some(Misfit {
+                    score: 1,
+                    start: ms,
+                    end: me,
+                    reason: format!("`{}` has no modifier with the value `.{w}`", op.name),
+                })
+            }
+        };
+        // Modifiers left without a value (no default, not written).
+        if let Some(f) = op
+            .fields
+            .iter()
+            .enumerate()
+            .find(|(i, f)| f.role == Role::Modifier && values[*i].is_none())
+        {
+            return Some(Misfit {
+                score: 1,
+                start: ms,
+                end: me,
+                reason: format!(
+                    "`{}` needs a value for its modifier `{}` (no default)",
+                    op.name, f.1.name
+                ),
+            });
+        }
+        for exc in &op.exceptions {
+            let mut read = Vec::new();
+            exc.cond.fields(&mut read);
+            if read.iter().all(|&x| values[x].is_some())
+                && exc.cond.eval(&|x| values[x].unwrap_or(0)) != 0
+            {
+                return Some(Misfit {
+                    score: 1,
+                    start: ms,
+                    end: me,
+                    reason: format!("`{}` rejects these modifiers: {}", op.name, exc.message),
+                });
+            }
+        }
+        let guard = op.guard(self.model);
+        if let Some(g) = ex.guard {
+            let gs = (g.start, g.end);
+            let Some(gf) = guard else {
+                return Some(Misfit {
+                    score: 1,
+                    start: gs.0,
+                    end: gs.1,
+                    reason: format!("`{}` has no guard predicate", op.name),
+                });
+            };
+            let ty = self.model.ty(op.fields[gf].ty);
+            let reg_ok = ty.reg_file().is_some_and(|r| r.code_of(g.name).is_some());
+            let not_ok = !g.negated
+                || op.sub_fields(gf).any(|s| {
+                    op.fields[s]
+                        .sub_name()
+                        .is_some_and(|n| encodes_prefix(n, '!'))
+                });
+            if !reg_ok || !not_ok {
+                return Some(Misfit {
+                    score: 1,
+                    start: gs.0,
+                    end: gs.1,
+                    reason: format!(
+                        "the guard of `{}` is a{} `{}` register",
+                        op.name,
+                        if not_ok { "" } else { " non-negatable" },
+                        ty.name
+                    ),
+                });
+            }
+        }
+        let items = &op.order[usize::from(guard.is_some())..];
+        let n = ex.args.len();
+        if n > items.len() {
+            return Some(Misfit {
+                score: 1,
+                start: ex.start,
+                end: ex.end,
+                reason: format!(
+                    "`{}` takes at most {}",
+                    op.name,
+                    range_text(items.len(), items.len())
+                ),
+            });
+        }
+        let omittable: Vec<usize> = (0..items.len())
+            .filter(|&k| matches!(items[k].kind, OperandKind::Field(f) if op.fields[f].default.is_some()))
+            .collect();
+        let drop = items.len() - n;
+        if drop > omittable.len() || omittable.len() > 16 {
+            return Some(Misfit {
+                score: 1,
+                start: ex.start,
+                end: ex.end,
+                reason: format!(
+                    "`{}` needs at least {}",
+                    op.name,
+                    range_text(items.len() - omittable.len(), items.len() - omittable.len())
+                ),
+            });
+        }
+        let mut best: Option<Misfit> = None;
+        for mask in 0u32..(1 << omittable.len()) {
+            if mask.count_ones() as usize != drop {
+                continue;
+            }
+            let kept: Vec<&super::Operand> = items
+                .iter()
+                .enumerate()
+                .filter(|(k, _)| {
+                    omittable
+                        .iter()
+                        .position(|o| o == k)
+                        .is_none_or(|bit| mask & (1 << bit) == 0)
+                })
+                .map(|(_, o)| o)
+                .collect();
+            let mut score = 0;
+            let mut first: Option<(usize, String)> = None;
+            for (arg_i, (item, arg)) in kept.iter().zip(ex.args).enumerate() {
+                if let Err(why) = self.arg_fits(op, item.kind, arg, &values) {
+                    score += 1;
+                    first.get_or_insert((arg_i, why));
+                }
+            }
+            // Every operand fits: the opcode accepts the example.
+            let (arg_i, reason) = first?;
+            if best.as_ref().is_none_or(|b| score < b.score) {
+                let a = &ex.args[arg_i];
+                best = Some(Misfit {
+                    score,
+                    start: a.start,
+                    end: a.end,
+                    reason,
+                });
+            }
+        }
+        best
+    }
+
+    /// Reports an example whose operands no opcode of its family accepts.
+    fn example_types(&self, family: &str, ops: &[usize], ex: &Example, diags: &mut Diagnostics) {
+        let mut best: Option<(Misfit, usize)> = None;
+        for &i in ops {
+            match self.misfit(self.op(i), ex) {
+                None => return,
+                Some(m) => {
+                    if best.as_ref().is_none_or(|(b, _)| m.score < b.score) {
+                        best = Some((m, i));
+                    }
+                }
+            }
+        }
+        let Some((m, i)) = best else { return };
+        let op = self.op(i);
+        let skip = usize::from(op.guard(self.model).is_some());
+        let operands: Vec<String> = op.order[skip..]
+            .iter()
+            .map(|o| {
+                let optional =
+                    matches!(o.kind, OperandKind::Field(f) if op.fields[f].default.is_some());
+                format!(
+                    "{}{}",
+                    self.operand_name(op, o.kind),
+                    if optional { "?" } else { "" }
+                )
+            })
+            .collect();
+        diags.push(
+            Diagnostic::warning(
+                sub_span(ex.line, m.start, m.end),
+                format!("example matches no `{family}` opcode"),
+            )
+            .with_label(m.reason)
+            .with_note(format!(
+                "closest: `{}` with operands {} (`?`: may be left out)",
+                op.name,
+                operands.join(", ")
+            )),
+        );
     }
 
     // -- Bitwidth against sibling opcodes -------------------------------------------
@@ -1241,15 +1920,15 @@ impl<'m> Cx<'m> {
                 continue;
             }
             // (operand name, type) → (opcode, rendered width, span)
-            let mut widths: BTreeMap<(&str, TypeId), Vec<(&Opcode, String, Span)>> =
-                BTreeMap::new();
+            let mut widths: BTreeMap<(&str, TypeId), Vec<WidthEntry>> = BTreeMap::new();
             for op in &ops {
                 for bw in &op.bitwidths {
                     let f = &op.fields[bw.field];
-                    widths
-                        .entry((f.name.as_str(), f.ty))
-                        .or_default()
-                        .push((op, render(self.model, op, &bw.expr), bw.span));
+                    widths.entry((f.name.as_str(), f.ty)).or_default().push((
+                        op,
+                        render(self.model, op, &bw.expr),
+                        bw.span,
+                    ));
                 }
             }
             for ((name, _), entries) in &widths {
@@ -1342,6 +2021,19 @@ impl<'m> Cx<'m> {
 /// different field layouts compare equal when they say the same thing.
 fn render(model: &Model, op: &Opcode, e: &super::CExpr) -> String {
     use super::CExpr;
+    use crate::syntax::ast::BinOp;
+    fn prec(e: &CExpr) -> u8 {
+        match e {
+            CExpr::Bin(o, ..) => match o {
+                BinOp::Or => 1,
+                BinOp::And => 2,
+                BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => 3,
+                BinOp::Add | BinOp::Sub => 4,
+                BinOp::Mul => 5,
+            },
+            _ => 6,
+        }
+    }
     match e {
         CExpr::Int(v) => v.to_string(),
         CExpr::Field(f) => op.fields[*f].name.clone(),
@@ -1352,11 +2044,529 @@ fn render(model: &Model, op: &Opcode, e: &super::CExpr) -> String {
         CExpr::Not(a) => format!("not ({})", render(model, op, a)),
         CExpr::Neg(a) => format!("-({})", render(model, op, a)),
         CExpr::Bin(o, a, b) => {
-            let wrap = |x: &CExpr| match x {
-                CExpr::Bin(..) => format!("({})", render(model, op, x)),
-                _ => render(model, op, x),
+            let p = prec(e);
+            // Left-associative: the right operand needs parentheses at equal precedence.
+            let wrap = |x: &CExpr, right: bool| {
+                let px = prec(x);
+                if px < p || (right && px == p) {
+                    format!("({})", render(model, op, x))
+                } else {
+                    render(model, op, x)
+                }
             };
-            format!("{} {} {}", wrap(a), o.symbol(), wrap(b))
+            format!("{} {} {}", wrap(a, false), o.symbol(), wrap(b, true))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::Checked;
+
+    /// Types and the root group the test specs share.
+    const BASE: &str = r#"__DefGroup ALL
+
+__DefRegFile Reg<8>
+    R 0..254;
+    RZ = 255;
+
+__DefRegFile Pred<3>
+    P 0..6;
+    PT = 7;
+
+__DefOperandWord PR : Pred 0..6
+
+__DefImmediate UImm16<16> unsigned
+
+__DefConstMem CMem<22> bank<5> offset<17>
+
+__DefBitFieldType Optype<8>
+    ADD = 1;
+    MOV = 2;
+
+__DefBitFieldType SType<4>
+    X = 0;
+    R = 1;
+    I = 2;
+    C = 3;
+
+__DefBitFieldType PModi<1>
+    False = 0;
+    True = 1;
+
+__DefBitFieldType Half<1>
+    LO = 0;
+    HI = 1;
+
+__DefBitFieldType Width<2>
+    W32 = 0;
+    W64 = 1;
+    W128 = 2;
+
+__DefGroup G : [ALL]
+  __Encoding
+    field<12, 3> Pred pg = PT;
+    field<15, 1> PModi pg.not = False;
+"#;
+
+    /// A consistent spec; each test breaks one thing in it.
+    const GOOD: &str = r#"__DefOptype ADD : [G]
+  __Encoding
+    field<0, 8> Optype optype == ADD;
+    field<16, 8> Reg rd;
+    field<24, 8> Reg ra;
+    field<80, 1> Half half = LO;
+    field<81, 2> Width width = W32;
+    field<84, 1> PModi ra.neg = False;
+  __Syntax
+```asm
+ADD{.half}{.width} Rd, {-}Ra, SrcB      $sched $req ;  // the only form
+
+.half = {.LO*, .HI}
+.width = {.W32*, .W64, .W128}
+```
+  __Examples
+```asm
+ADD R1, R2, R3;   // a comment
+/*0010*/ @!P0 ADD.HI R1, -R2, 0x10 ;
+.L_x_1:
+ADD.W64 R[2:3], R4, c[0x0][0x10];
+```
+
+__DefOpcode ADD_R : [ADD]
+  __Encoding
+    field<8, 4> SType stype == R;
+    field<32, 8> Reg rb;
+  __OperandInfo
+    InList<pg, ra, rb>;
+    OutList<rd>;
+    Order<pg, rd, ra, rb>;
+    Bitwidth<rd> = 32 + (width == "W64") * 32;
+
+__DefOpcode ADD_I : [ADD]
+  __Encoding
+    field<8, 4> SType stype == I;
+    field<32, 16> UImm16 vb;
+  __OperandInfo
+    InList<pg, ra>;
+    OutList<rd>;
+    Order<pg, rd, ra, vb>;
+    Bitwidth<rd> = 32 + (width == "W64") * 32;
+
+__DefOpcode ADD_C : [ADD]
+  __Encoding
+    field<8, 4> SType stype == C;
+    field<32, 22> CMem vb;
+  __OperandInfo
+    InList<pg, ra>;
+    OutList<rd>;
+    Order<pg, rd, ra, vb>;
+    Bitwidth<rd> = 32 + (width == "W64") * 32;
+
+__DefOptype MOV : [G]
+  __Encoding
+    field<0, 8> Optype optype == MOV;
+  __Syntax
+```asm
+MOV PR{, SrcB}      $sched $req ;
+```
+  __Examples
+```asm
+MOV PR, `(.L_x_1);
+@P1 MOV PR;
+```
+
+__DefOpcode MOV_I : [MOV]
+  __Encoding
+    field<8, 4> SType stype == I;
+    field<32, 16> UImm16 vb = 0x0;
+  __OperandInfo
+    InList<pg>;
+    OutList<PR>;
+    Order<pg, PR, vb>;
+    AsmFormat<vb> = CvtIShift(vb, 4);
+"#;
+
+    fn check(text: &str) -> Checked {
+        let c = crate::Spec::from_texts([("base.isa", BASE), ("t.isa", text)]).check();
+        assert!(!c.has_errors(), "{}", c.render_diagnostics());
+        c
+    }
+
+    /// `text` with the first `from` replaced by `to` (which must be there).
+    fn edit(text: &str, from: &str, to: &str) -> String {
+        assert!(text.contains(from), "`{from}` not in the test spec");
+        text.replacen(from, to, 1)
+    }
+
+    /// `t.isa:LINE:COL` of `token` on the first line of `text` containing `line`.
+    fn at(text: &str, line: &str, token: &str) -> String {
+        let (i, l) = text
+            .lines()
+            .enumerate()
+            .find(|(_, l)| l.contains(line))
+            .unwrap_or_else(|| panic!("no line containing `{line}`"));
+        let col = l.find(token).expect("token on the line");
+        format!("t.isa:{}:{}", i + 1, l[..col].chars().count() + 1)
+    }
+
+    /// Asserts the warnings are exactly `expected` (location, part of the message).
+    fn assert_warnings(c: &Checked, expected: &[(String, &str)]) {
+        let got: Vec<(String, String)> = c
+            .diagnostics
+            .warnings()
+            .map(|d| (d.location(&c.sources).to_string(), d.message.clone()))
+            .collect();
+        let ok = got.len() == expected.len()
+            && expected
+                .iter()
+                .all(|(loc, msg)| got.iter().any(|(l, m)| l == loc && m.contains(msg)));
+        assert!(
+            ok,
+            "expected {expected:#?}\ngot:\n{}",
+            c.diagnostics.render_short(&c.sources)
+        );
+    }
+
+    #[test]
+    fn consistent_spec_has_no_warnings() {
+        let c = check(GOOD);
+        assert!(c.diagnostics.items.is_empty(), "{}", c.render_diagnostics());
+    }
+
+    #[test]
+    fn syntax_word_that_is_no_modifier() {
+        let t = edit(GOOD, "ADD{.half}{.width} Rd", "ADD{.half}.SAT{.width} Rd");
+        assert_warnings(
+            &check(&t),
+            &[(
+                at(&t, "ADD{.half}.SAT", ".SAT"),
+                "`.SAT` in the `__Syntax` of `ADD` is neither a modifier",
+            )],
+        );
+    }
+
+    #[test]
+    fn syntax_unknown_mnemonic() {
+        let t = edit(GOOD, "ADD{.half}{.width} Rd", "ADDX{.half}{.width} Rd");
+        assert_warnings(
+            &check(&t),
+            &[(at(&t, "ADDX{", "ADDX"), "unknown mnemonic `ADDX`")],
+        );
+    }
+
+    #[test]
+    fn syntax_operand_count() {
+        let t = edit(GOOD, "Rd, {-}Ra, SrcB ", "Rd, {-}Ra ");
+        assert_warnings(
+            &check(&t),
+            &[(
+                at(&t, "Rd, {-}Ra ", "Rd"),
+                "shows 2 operands, but no `ADD` opcode takes that many",
+            )],
+        );
+        // Optional operands and omittable ones make ranges that only need to meet.
+        let t = edit(GOOD, "MOV PR{, SrcB}", "MOV PR{, SrcB}{, SrcC}");
+        assert_warnings(&check(&t), &[]);
+        let t = edit(GOOD, "MOV PR{, SrcB}", "MOV PR, SrcB, SrcC");
+        assert_warnings(
+            &check(&t),
+            &[(at(&t, "MOV PR, SrcB", "PR"), "shows 3 operands")],
+        );
+    }
+
+    #[test]
+    fn syntax_value_not_of_the_type() {
+        let t = edit(GOOD, ".W64, .W128}", ".W64, .W256}");
+        let c = check(&t);
+        assert_warnings(
+            &c,
+            &[(
+                at(&t, ".width = {", ".W256"),
+                "`.W256` is not a value of `Width`, the type of `.width`",
+            )],
+        );
+        let notes = &c.diagnostics.items[0].notes;
+        assert!(
+            notes.iter().any(|n| n.contains("W32, W64, W128")),
+            "{notes:?}"
+        );
+        assert!(
+            notes.iter().any(|n| n.contains("not listed: `.W128`")),
+            "{notes:?}"
+        );
+    }
+
+    #[test]
+    fn syntax_default_differs_from_encoding() {
+        let t = edit(GOOD, "{.LO*, .HI}", "{.LO, .HI*}");
+        assert_warnings(
+            &check(&t),
+            &[(
+                at(&t, ".half = {", ".HI*"),
+                "marks `.HI` as the default of `.half`, but the encoding's default is `LO`",
+            )],
+        );
+    }
+
+    #[test]
+    fn syntax_required_modifier_with_default() {
+        let t = edit(GOOD, "ADD{.half}{.width} Rd", "ADD.half{.width} Rd");
+        assert_warnings(
+            &check(&t),
+            &[(
+                at(&t, "ADD.half", ".half"),
+                "writes `.half` as required, but the encoding gives it the default `LO`",
+            )],
+        );
+    }
+
+    #[test]
+    fn syntax_prefix_without_sub_field() {
+        let t = edit(GOOD, "{-}Ra, SrcB ", "{-}Ra, {~}SrcB ");
+        assert_warnings(
+            &check(&t),
+            &[(
+                at(&t, "{~}SrcB", "~"),
+                "allows `~` before `SrcB`, but no `ADD` opcode can encode it",
+            )],
+        );
+    }
+
+    #[test]
+    fn syntax_incomplete_value_list() {
+        let t = edit(GOOD, "{.W32*, .W64, .W128}", "{.W32*, .W64}");
+        assert_warnings(
+            &check(&t),
+            &[(
+                at(&t, ".width = {", ".width"),
+                "lists only some values of `.width`: `.W128` is missing",
+            )],
+        );
+    }
+
+    #[test]
+    fn example_undefined_value() {
+        let t = edit(GOOD, "ADD R1, R2, R3;", "ADD R1, R2, SR_CLOCK;");
+        assert_warnings(
+            &check(&t),
+            &[(
+                at(&t, "ADD R1, R2, SR_CLOCK", "SR_CLOCK"),
+                "example names undefined value `SR_CLOCK`",
+            )],
+        );
+        // An operand's name instead of a register, with a hint.
+        let t = edit(GOOD, "ADD R1, R2, R3;", "ADD rd, R2, R3;");
+        let c = check(&t);
+        assert_warnings(
+            &c,
+            &[(
+                at(&t, "ADD rd,", "rd"),
+                "example names undefined value `rd`",
+            )],
+        );
+        let notes = &c.diagnostics.items[0].notes;
+        assert!(notes.iter().any(|n| n.contains("e.g. `R0`")), "{notes:?}");
+    }
+
+    #[test]
+    fn examples_without_code_block() {
+        let t = edit(
+            GOOD,
+            "  __Examples\n```asm\nMOV PR, `(.L_x_1);\n@P1 MOV PR;\n```\n",
+            "  __Examples  \nMOV moves things.\n",
+        );
+        assert_warnings(
+            &check(&t),
+            &[(
+                at(&t, "__Examples  ", "__Examples"),
+                "`__Examples` of `MOV` has no fenced code block",
+            )],
+        );
+    }
+
+    #[test]
+    fn example_stray_comma_and_operand_count() {
+        let t = edit(GOOD, "ADD R1, R2, R3;", "ADD R1, R2, R3,  ;");
+        assert_warnings(
+            &check(&t),
+            &[(at(&t, "ADD R1, R2, R3,", ",  "), "empty operand")],
+        );
+        let t = edit(GOOD, "ADD R1, R2, R3;", "ADD R1,, R2, R3;");
+        assert_warnings(&check(&t), &[(at(&t, "ADD R1,,", ", "), "empty operand")]);
+        let t = edit(GOOD, "ADD R1, R2, R3;", "ADD R1, R2;");
+        assert_warnings(
+            &check(&t),
+            &[(
+                at(&t, "ADD R1, R2;", "ADD"),
+                "example has 2 operands, but no `ADD` opcode takes that many",
+            )],
+        );
+    }
+
+    #[test]
+    fn example_operand_kinds() {
+        // A predicate where a register belongs.
+        let t = edit(GOOD, "ADD R1, R2, R3;", "ADD R1, P2, R3;");
+        let c = check(&t);
+        assert_warnings(
+            &c,
+            &[(
+                at(&t, "ADD R1, P2", "P2"),
+                "example matches no `ADD` opcode",
+            )],
+        );
+        assert!(c.diagnostics.items[0].label.contains("a `Reg` register"));
+        // A negation no sub-field encodes.
+        let t = edit(GOOD, "ADD R1, R2, R3;", "ADD R1, R2, -R3;");
+        assert_warnings(
+            &check(&t),
+            &[(
+                at(&t, "ADD R1, R2, -R3", "-R3"),
+                "example matches no `ADD` opcode",
+            )],
+        );
+        // A register range wider than the operand's bit width.
+        let t = edit(GOOD, "ADD R1, R2, R3;", "ADD R[0:1], R2, R3;");
+        let c = check(&t);
+        assert_warnings(
+            &c,
+            &[(
+                at(&t, "ADD R[0:1]", "R[0:1]"),
+                "example matches no `ADD` opcode",
+            )],
+        );
+        assert!(
+            c.diagnostics.items[0]
+                .label
+                .contains("`R[0:1]` is 64 bits, but `Bitwidth<rd>`"),
+            "{}",
+            c.diagnostics.items[0].label
+        );
+    }
+
+    #[test]
+    fn example_mnemonic_checks() {
+        let t = edit(GOOD, "ADD R1, R2, R3;", "ADD.SAT R1, R2, R3;");
+        assert_warnings(
+            &check(&t),
+            &[(
+                at(&t, "ADD.SAT", ".SAT"),
+                "example uses `.SAT`, which is not a value of any modifier of `ADD`",
+            )],
+        );
+        let t = edit(GOOD, "ADD R1, R2, R3;", "SUB R1, R2, R3;");
+        assert_warnings(
+            &check(&t),
+            &[(
+                at(&t, "SUB R1", "SUB"),
+                "example uses the unknown mnemonic `SUB`",
+            )],
+        );
+        let t = edit(GOOD, "ADD R1, R2, R3;", "MOV PR;");
+        assert_warnings(
+            &check(&t),
+            &[(
+                at(&t, "MOV PR;", "MOV"),
+                "example of `MOV` in the `__Examples` of `ADD`",
+            )],
+        );
+    }
+
+    #[test]
+    fn bitwidth_against_siblings() {
+        let t = edit(
+            GOOD,
+            "    Bitwidth<rd> = 32 + (width == \"W64\") * 32;\n\n__DefOpcode ADD_C",
+            "    Bitwidth<rd> = 32;\n\n__DefOpcode ADD_C",
+        );
+        assert_warnings(
+            &check(&t),
+            &[(
+                at(&t, "Bitwidth<rd> = 32;", "Bitwidth"),
+                "`Bitwidth<rd>` of `ADD_I` is 32, but 2 of the 3 `ADD` opcodes that give it \
+                 say 32 + (width == \"W64\") * 32",
+            )],
+        );
+        // No majority: no warning.
+        let t = edit(
+            &t,
+            "Bitwidth<rd> = 32 + (width",
+            "Bitwidth<rd> = 64 + (width",
+        );
+        assert_warnings(&check(&t), &[]);
+    }
+
+    #[test]
+    fn fixed_field_against_opcode_name() {
+        let t = edit(
+            GOOD,
+            "__DefOpcode ADD_R : [ADD]",
+            "__DefOpcode ADD_X : [ADD]",
+        );
+        assert_warnings(
+            &check(&t),
+            &[(
+                at(&t, "stype == R;", "field"),
+                "opcode `ADD_X` is named for `stype == X` but fixes `stype == R`",
+            )],
+        );
+    }
+
+    /// The bundled spec: no errors, and the known inconsistencies of the ISA authors'
+    /// files are reported where they are.
+    #[test]
+    fn bundled_spec() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../isa-spec");
+        let c = crate::Spec::load(&[dir]).expect("bundled spec").check();
+        assert!(!c.has_errors(), "{}", c.render_diagnostics());
+        eprintln!("{}", c.render_diagnostics());
+        let got: Vec<(String, String)> = c
+            .diagnostics
+            .warnings()
+            .map(|d| (d.location(&c.sources).to_string(), d.message.clone()))
+            .collect();
+        let expected = [
+            ("bru.isa:1500:5", "`SYSCALL_X` is named for `stype == X`"),
+            ("udp.isa:499:5", "`Bitwidth<urd>` of `UIMAD_WIDE_UUC` is 32"),
+            ("misc.isa:141:14", "undefined value `SR_CLOCK`"),
+            ("misc.isa:96:9", "undefined value `SR_CTAID`"),
+            ("misc.isa:182:11", "undefined value `SR_CTAID`"),
+            ("sync.isa:126:9", "undefined value `pu`"),
+            (
+                "udp.isa:1474:11",
+                "`.CLAMP`, `.WRAP` are not values of `CWMode`",
+            ),
+            (
+                "udp.isa:2075:12",
+                "`.CLAMP`, `.WRAP` are not values of `CWMode`",
+            ),
+            (
+                "udp.isa:2186:12",
+                "`.CLAMP`, `.WRAP` are not values of `CWMode`",
+            ),
+            ("udp.isa:17:21", "`.S1`, `.U1` are not values of `MEMDType`"),
+            (
+                "sync.isa:455:3",
+                "`__Examples` of `REDUXU` has no fenced code block",
+            ),
+            ("udp.isa:2284:9", "`__Syntax` of `SETUGPR` shows 1 operand"),
+            ("udp.isa:774:13", "allows `-` before `SrcB`"),
+            ("udp.isa:54:10", "example matches no `ULDC` opcode"),
+            ("udp.isa:284:17", "example matches no `UIMAD` opcode"),
+        ];
+        for (loc, msg) in expected {
+            assert!(
+                got.iter()
+                    .any(|(l, m)| l.ends_with(&format!("/{loc}")) && m.contains(msg)),
+                "missing warning {loc}: {msg}"
+            );
+        }
+        // Our own file is consistent.
+        assert!(
+            !got.iter().any(|(l, _)| l.contains("base.isa")),
+            "{}",
+            c.diagnostics.render_short(&c.sources)
+        );
     }
 }

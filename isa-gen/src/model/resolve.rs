@@ -1431,7 +1431,7 @@ pub fn pattern(mask: u128, bits: u128) -> String {
         } else {
             '0'
         });
-        if b != lo && (b - lo) % 4 == 0 {
+        if b != lo && (b - lo).is_multiple_of(4) {
             s.push('_');
         }
     }

@@ -1,0 +1,5 @@
+mod bad {
+    isa_macros::include_isa!("../specs/bad");
+}
+
+fn main() {}
