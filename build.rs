@@ -15,9 +15,15 @@ fn main() {
     if checked.has_errors() {
         fail(&checked.render_diagnostics());
     }
-    let code = checked
-        .generate()
-        .unwrap_or_else(|| fail("isa-gen produced no code"));
+    let model = checked
+        .model
+        .as_ref()
+        .unwrap_or_else(|| fail("isa-gen produced no model"));
+    let options = isa_gen::codegen::Options {
+        export_macros: true,
+        ..Default::default()
+    };
+    let code = isa_gen::codegen::generate(model, &checked.sources, &options);
     let out = Path::new(&std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("isa.rs");
     std::fs::write(&out, code).unwrap_or_else(|e| fail(&format!("{}: {e}", out.display())));
 }

@@ -15,17 +15,18 @@ pub mod types;
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote};
 
-use crate::model::{
-    CExpr, Field, ListRef, Model, Opcode, OperandKind, Role, TypeKind,
-};
+use crate::model::{CExpr, Field, ListRef, Model, Opcode, OperandKind, Role, TypeKind};
 use crate::source::SourceMap;
 use crate::syntax::ast::BinOp;
 
 /// Generation options.
 #[derive(Debug, Clone, Default)]
 pub struct Options {
-    /// Emit rustdoc from the spec's free-text sections (on by default via `generate`).
+    /// Leave out the spec's free-text sections from the rustdoc (smaller output).
     pub skip_docs: bool,
+    /// Emit `#[macro_export] macro_rules! for_each_opcode`. Only one generated API per
+    /// crate may export it, so `include_isa!` leaves it off; the root crate turns it on.
+    pub export_macros: bool,
 }
 
 /// Generates the formatted Rust source for a checked model.
@@ -115,22 +116,45 @@ struct Gen<'a> {
 impl Gen<'_> {
     fn file(&self) -> TokenStream {
         let m = self.model;
-        let types = m
-            .types
-            .iter()
-            .map(|t| types::type_item(m, self.sources, t));
+        let types = m.types.iter().map(|t| types::type_item(m, self.sources, t));
         let support = self.support();
         let structs = m.opcodes.iter().map(|o| self.opcode_struct(o));
         let opcode_enum = self.opcode_enum();
         let instruction = self.instruction();
         let regs = self.reg_ref();
+        let for_each = self.for_each_opcode();
         quote! {
             #support
+            #for_each
             #( #types )*
             #regs
             #opcode_enum
             #( #structs )*
             #instruction
+        }
+    }
+
+    /// `for_each_opcode!(callback)` calls `callback! { Ident1 Ident2 … }` with the Rust
+    /// name of every opcode, so code generic over opcodes needs no hand-kept list.
+    fn for_each_opcode(&self) -> TokenStream {
+        if !self.options.export_macros {
+            return quote! {};
+        }
+        let names: Vec<_> = self
+            .model
+            .opcodes
+            .iter()
+            .map(|o| self.struct_ident(o))
+            .collect();
+        quote! {
+            /// Calls `$callback! { … }` with the identifier of every opcode struct (and
+            /// `Opcode`/`Instruction` variant), in spec order.
+            #[macro_export]
+            macro_rules! for_each_opcode {
+                ($callback:ident) => {
+                    $callback! { #( #names )* }
+                };
+            }
         }
     }
 
@@ -599,7 +623,10 @@ impl Gen<'_> {
                                 None => quote! { 1 },
                                 Some(b) => match b.expr.as_const() {
                                     Some(v) => {
-                                        let n = lit(((v.max(1) as u128).div_ceil(32)).max(1), &bits.to_string());
+                                        let n = lit(
+                                            ((v.max(1) as u128).div_ceil(32)).max(1),
+                                            &bits.to_string(),
+                                        );
                                         quote! { #n }
                                     }
                                     None => {
@@ -677,9 +704,8 @@ impl Gen<'_> {
                     || matches!(**b, CExpr::Field(_)) && matches!(**a, CExpr::Value(..)) =>
             {
                 let (f, v) = match (&**a, &**b) {
-                    (CExpr::Field(f), CExpr::Value(t, c)) | (CExpr::Value(t, c), CExpr::Field(f)) => {
-                        (*f, self.variant_path(*t, *c))
-                    }
+                    (CExpr::Field(f), CExpr::Value(t, c))
+                    | (CExpr::Value(t, c), CExpr::Field(f)) => (*f, self.variant_path(*t, *c)),
                     _ => unreachable!("matched above"),
                 };
                 let id = self.field_ident(&op.fields[f]);
@@ -716,7 +742,10 @@ impl Gen<'_> {
         }
         match e {
             CExpr::Int(v) => {
-                let v = syn::LitInt::new(&format!("{}i64", (*v).clamp(i64::MIN as i128, i64::MAX as i128)), Span::call_site());
+                let v = syn::LitInt::new(
+                    &format!("{}i64", (*v).clamp(i64::MIN as i128, i64::MAX as i128)),
+                    Span::call_site(),
+                );
                 quote! { #v }
             }
             CExpr::Field(f) => {
@@ -787,7 +816,10 @@ impl Gen<'_> {
         let loc = self.sources.location(op.span);
         let optype = op.optype.map(|d| m.def(d).name.as_str()).unwrap_or("-");
         let mut lines = vec![
-            format!("Opcode `{}` of optype `{optype}`, defined at `{loc}`.", op.name),
+            format!(
+                "Opcode `{}` of optype `{optype}`, defined at `{loc}`.",
+                op.name
+            ),
             String::new(),
             format!(
                 "Fixed bits: `{}`.",
@@ -885,8 +917,14 @@ impl Gen<'_> {
                 required.push(*fi);
             }
         }
-        let req_ids: Vec<_> = required.iter().map(|&i| self.field_ident(&op.fields[i])).collect();
-        let req_tys: Vec<_> = required.iter().map(|&i| self.type_ident(op.fields[i].ty)).collect();
+        let req_ids: Vec<_> = required
+            .iter()
+            .map(|&i| self.field_ident(&op.fields[i]))
+            .collect();
+        let req_tys: Vec<_> = required
+            .iter()
+            .map(|&i| self.type_ident(op.fields[i].ty))
+            .collect();
         let init: Vec<_> = vf
             .iter()
             .map(|(i, f)| {
@@ -902,7 +940,10 @@ impl Gen<'_> {
         let new_doc = if required.is_empty() {
             " The instruction with every field at its spec default.".to_string()
         } else {
-            let names: Vec<String> = required.iter().map(|&i| format!("`{}`", op.fields[i].name)).collect();
+            let names: Vec<String> = required
+                .iter()
+                .map(|&i| format!("`{}`", op.fields[i].name))
+                .collect();
             format!(
                 " Builds the instruction from its required fields ({}); every other field takes its spec default.",
                 names.join(", ")
@@ -1074,7 +1115,12 @@ impl Gen<'_> {
                     TypeKind::ConstMem { .. } => quote! { OperandKind::ConstMem },
                     TypeKind::Enum(_) => quote! { OperandKind::Enum(#tn) },
                 };
-                (k, vec![field.name.clone()], self.bitwidth_info(op, *f), field.default.is_some())
+                (
+                    k,
+                    vec![field.name.clone()],
+                    self.bitwidth_info(op, *f),
+                    field.default.is_some(),
+                )
             }
             OperandKind::CMemIndexed { mem, reg } => (
                 quote! { OperandKind::ConstMemIndexed },
@@ -1086,12 +1132,20 @@ impl Gen<'_> {
                 let tn = &m.ty(*file).name;
                 (
                     quote! { OperandKind::RegisterIndexed(#tn) },
-                    vec![op.fields[*reg].name.clone(), op.fields[*offset].name.clone()],
+                    vec![
+                        op.fields[*reg].name.clone(),
+                        op.fields[*offset].name.clone(),
+                    ],
                     quote! { Bitwidth::Unspecified },
                     false,
                 )
             }
-            OperandKind::Word(_) => (quote! { OperandKind::Word }, vec![], quote! { Bitwidth::Unspecified }, false),
+            OperandKind::Word(_) => (
+                quote! { OperandKind::Word },
+                vec![],
+                quote! { Bitwidth::Unspecified },
+                false,
+            ),
         };
         quote! {
             OperandInfo::new(#span_text, #k, &[ #( #fields ),* ], #bw, #optional)
@@ -1108,7 +1162,13 @@ impl Gen<'_> {
                 }
                 None => {
                     let text = self.sources.text(b.span);
-                    let expr = text.split_once('=').map(|(_, e)| e).unwrap_or(text).trim().trim_end_matches(';').trim();
+                    let expr = text
+                        .split_once('=')
+                        .map(|(_, e)| e)
+                        .unwrap_or(text)
+                        .trim()
+                        .trim_end_matches(';')
+                        .trim();
                     quote! { Bitwidth::Depends(#expr) }
                 }
             },
@@ -1118,7 +1178,9 @@ impl Gen<'_> {
     fn list_info(&self, op: &Opcode, list: &[ListRef]) -> Vec<TokenStream> {
         list.iter()
             .map(|r| match r {
-                ListRef::Field(f) => self.operand_info(op, &OperandKind::Field(*f), &op.fields[*f].name),
+                ListRef::Field(f) => {
+                    self.operand_info(op, &OperandKind::Field(*f), &op.fields[*f].name)
+                }
                 ListRef::Word(w) => {
                     let name = &self.model.words[w.0].name;
                     self.operand_info(op, &OperandKind::Word(*w), name)
@@ -1198,7 +1260,11 @@ impl Gen<'_> {
             })
             .collect();
         let count = lit(m.opcodes.len() as u128, "usize");
-        let repr = if m.opcodes.len() <= 256 { format_ident!("u8") } else { format_ident!("u16") };
+        let repr = if m.opcodes.len() <= 256 {
+            format_ident!("u8")
+        } else {
+            format_ident!("u16")
+        };
         quote! {
             /// Every opcode of the spec (fieldless; see [`Instruction`] for the values).
             #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -1370,7 +1436,10 @@ impl Gen<'_> {
                 if !cands.iter().all(|&c| m.opcodes[c].fixed_mask & fm == fm) {
                     continue;
                 }
-                let mut values: Vec<u128> = cands.iter().map(|&c| (m.opcodes[c].fixed_bits & fm) >> f.start).collect();
+                let mut values: Vec<u128> = cands
+                    .iter()
+                    .map(|&c| (m.opcodes[c].fixed_bits & fm) >> f.start)
+                    .collect();
                 values.sort();
                 values.dedup();
                 if values.len() > 1 && best.is_none_or(|(_, _, n)| values.len() > n) {

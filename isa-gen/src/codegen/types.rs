@@ -422,8 +422,14 @@ fn cmem_item(t: &Type, bank_bits: u32, offset_bits: u32, loc: &str) -> TokenStre
     let bank_max = lit(crate::model::mask(0, bank_bits), &bank_ty.to_string());
     let off_min = -(1i128 << (offset_bits - 1));
     let off_max = (1i128 << (offset_bits - 1)) - 1;
-    let off_min_l = syn::LitInt::new(&format!("{off_min}{off_ty}"), proc_macro2::Span::call_site());
-    let off_max_l = syn::LitInt::new(&format!("{off_max}{off_ty}"), proc_macro2::Span::call_site());
+    let off_min_l = syn::LitInt::new(
+        &format!("{off_min}{off_ty}"),
+        proc_macro2::Span::call_site(),
+    );
+    let off_max_l = syn::LitInt::new(
+        &format!("{off_max}{off_ty}"),
+        proc_macro2::Span::call_site(),
+    );
     let storage = match off_ty.to_string().as_str() {
         "i8" => 8u32,
         "i16" => 16,

@@ -99,7 +99,8 @@ pub fn resolve(model: &Model, fields: &[Field], e: &Expr) -> Result<(CExpr, Expr
         Operand::ValueName(name, span) => {
             let mut d = Diagnostic::error(span, format!("`{name}` is not a field of this opcode"))
                 .with_note("compare a field with a value, e.g. `dtype == \"U64\"`");
-            if let Some(s) = crate::suggest::nearest(&name, fields.iter().map(|f| f.name.as_str())) {
+            if let Some(s) = crate::suggest::nearest(&name, fields.iter().map(|f| f.name.as_str()))
+            {
                 d = d.with_note(format!("did you mean `{s}`?"));
             }
             Err(d)

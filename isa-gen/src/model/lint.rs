@@ -5,29 +5,40 @@
 //! `__Syntax` is checked against all of its opcodes, not once per opcode).
 //!
 //! - **`__Syntax` against the encodings.** Each syntax line `NAME{.mod}.mod Ops…` (the
-//!   `$sched $req $wsb` tail and `//` comments are ignored) must name the optype (an
-//!   `_` in the optype's name is a `.` in the mnemonic: `UIMAD.WIDE`), and every
-//!   further `.word` must be a modifier field of its opcodes or a value of one. A
-//!   modifier written as required (`.itype`) must have no encoding default, since the
-//!   default is never printed. The operands are counted (`{, upu}` is an optional
-//!   operand, `{-}` an optional prefix): some opcode must accept that many, where an
-//!   opcode takes its `Order` minus the guard predicate, and operands with a default
-//!   may be left out. When the line spells out every operand of an opcode, a `{-}`,
-//!   `{~}` or `{!}` prefix must have a sub-field to encode it (`.neg`, `.bitnot` or a
-//!   `.neg` under `CvtINegX`, `.not`). Value lists `.name = {.A*, .B}` must list values
-//!   of the type of the field `name`, and the `*` default must be the field's `= value`.
-//! - **`__Examples` against the model.** Every example line (after `//` and `/*…*/`
-//!   comments; blank lines and labels are skipped) must use a known mnemonic with
-//!   modifier values of its opcodes, name only registers, enum values, operand words
-//!   (`UPR`), numbers, constant memory (`c[…][…]`, `cmem[…][…]`), register ranges and
-//!   indexed registers (`R[2:3]`, `UR[UR2+0x1]`) and label references (`` `(…) ``),
-//!   have no empty operand (a stray comma), and have as many operands as some opcode
-//!   accepts. An `__Examples` section without a fenced code block is reported.
+//!   `$sched $req $wsb` tail and `//` comments are ignored) must name an optype of the
+//!   section's definition (an `_` in the optype's name is a `.` in the mnemonic:
+//!   `UIMAD.WIDE`), and every further `.word` must be a modifier field of its opcodes
+//!   or a value of one. A modifier written as required (`.itype`, not `{.itype}`)
+//!   must have no encoding default, since a default value is never printed. The
+//!   operands are counted (`{, upu}` and `{upu, }` are optional operands, `{-}` an
+//!   optional prefix): some opcode must accept that many, where an opcode takes its
+//!   `Order` minus the guard predicate and may leave out operands that have a default.
+//!   When a line spells out every operand of an opcode, a `{-}`, `{~}` or `{!}` prefix
+//!   must have a sub-field that encodes it (`.neg`; `.bitnot` or `.neg` for `~`;
+//!   `.not`) in some opcode. A value list `.name = {.A*, .B}` must list values of the
+//!   type of the field `name` (a modifier or sub-field), all of them, and its `*`
+//!   default must be the field's `= value`.
+//! - **`__Examples` against the model.** Example lines are read after removing `//`
+//!   and `/*…*/` comments (so `/*0040*/` address prefixes), skipping blank lines and
+//!   labels. Each must use a known mnemonic whose `.VALUE`s are values of its
+//!   modifiers, and name only registers (also ranges `R[2:3]` and indexed registers
+//!   `UR[UR2+0x1]`), enum values, operand words (`UPR`), numbers, constant memory
+//!   (`c[…][…]`, also spelled `cmem[…][…]`) and label references (`` `(…) ``). It
+//!   must have no empty operand (a stray comma), as many operands as some opcode
+//!   accepts, and then fit some opcode operand by operand: register file, immediate,
+//!   enum type or constant memory as `Order` says, prefixes and `.B1`-style suffixes
+//!   encodable by sub-fields, register ranges as wide as the operand's `Bitwidth`
+//!   (evaluated with the modifiers written or defaulted), the guard a register of the
+//!   guard's file, modifiers without default written, and no `__Exception` raised by
+//!   the modifiers. An `__Examples` section without a fenced code block (or with only
+//!   empty ones) is reported too.
 //! - **`Bitwidth` against sibling opcodes.** When a strict majority (at least two) of
-//!   an optype's opcodes give an operand the same bit width and a minority another,
-//!   the minority's entry is reported.
-//! - **Opcode name against its fixed fields.** An opcode named `…_SUFFIX` whose fixed
-//!   field has a type with a value `SUFFIX` should fix that field to `SUFFIX`.
+//!   the opcodes of an optype that give an operand (same name and type) a bit width
+//!   agree, each opcode that says otherwise is reported. Widths are compared as
+//!   expressions over field and value names.
+//! - **Opcode name against its fixed fields.** An opcode named `OPTYPE_SUFFIX` (or
+//!   `…_SUFFIX`) whose fixed field has a type with a value `SUFFIX` should fix that
+//!   field to `SUFFIX`.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -843,6 +854,12 @@ impl<'m> Cx<'m> {
                 types.push(op.fields[*fi].ty);
             }
         }
+        if types
+            .iter()
+            .all(|&t| self.model.ty(t).enum_values().is_none())
+        {
+            return; // values of a register or an immediate are not named
+        }
         let valid = |v: &str| {
             types
                 .iter()
@@ -1075,6 +1092,21 @@ impl<'m> Cx<'m> {
         }
         let mut i = start;
         let mut known = true;
+        // A label before the instruction (`.L_x: BRA …`).
+        let mut j = i;
+        while j < end && (is_ident_byte(b[j]) || b[j] == b'.') {
+            j += 1;
+        }
+        if j > i && j < end && b[j] == b':' {
+            i = j + 1;
+            while i < end && b[i].is_ascii_whitespace() {
+                i += 1;
+            }
+            if i == end {
+                return false;
+            }
+        }
+        let start = i;
         // Guard `@P0`, `@!UP1`.
         let mut guard = None;
         if b[i] == b'@' {
@@ -1732,12 +1764,11 @@ impl<'m> Cx<'m> {
             }
         };
         // Modifiers left without a value (no default, not written).
-        if let Some(f) = op
-            .fields
-            .iter()
-            .enumerate()
-            .find(|(i, f)| f.role == Role::Modifier && values[*i].is_none())
-        {
+        if let Some(f) = op.fields.iter().enumerate().find(|(i, f)| {
+            f.role == Role::Modifier
+                && values[*i].is_none()
+                && self.model.ty(f.ty).enum_values().is_some()
+        }) {
             return Some(Misfit {
                 score: 1,
                 start: ms,
@@ -1819,9 +1850,17 @@ impl<'m> Cx<'m> {
                 start: ex.start,
                 end: ex.end,
                 reason: format!(
-                    "`{}` needs at least {}",
+                    "`{}` needs at least {} ({}: no default)",
                     op.name,
-                    range_text(items.len() - omittable.len(), items.len() - omittable.len())
+                    range_text(items.len() - omittable.len(), items.len() - omittable.len()),
+                    quoted_list(
+                        (0..items.len())
+                            .filter(|k| !omittable.contains(k))
+                            .map(|k| self.operand_name(op, items[k].kind))
+                            .collect::<Vec<_>>()
+                            .iter()
+                            .map(String::as_str)
+                    )
                 ),
             });
         }
@@ -2131,6 +2170,7 @@ ADD R1, R2, R3;   // a comment
 /*0010*/ @!P0 ADD.HI R1, -R2, 0x10 ;
 .L_x_1:
 ADD.W64 R[2:3], R4, c[0x0][0x10];
+.L_x_2: ADD R1, R2, RZ;
 ```
 
 __DefOpcode ADD_R : [ADD]
