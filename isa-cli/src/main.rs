@@ -59,7 +59,10 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
 }
 
 /// Splits `PATH... [-o FILE]`.
-fn paths_and_output(args: &[String], want_output: bool) -> Result<(Vec<PathBuf>, Option<String>), String> {
+fn paths_and_output(
+    args: &[String],
+    want_output: bool,
+) -> Result<(Vec<PathBuf>, Option<String>), String> {
     let mut paths = Vec::new();
     let mut output = None;
     let mut it = args.iter();
@@ -104,8 +107,17 @@ fn summary(checked: &isa_gen::Checked) -> String {
         }
         None => "no model".to_string(),
     };
+    let ex = checked.examples;
+    let examples = if checked.model.is_some() {
+        format!(
+            "; examples: {} assemble, {} explained by warnings",
+            ex.assembled, ex.warned
+        )
+    } else {
+        String::new()
+    };
     format!(
-        "{files} file{}: {counts}; {} warning{}, {} error{}",
+        "{files} file{}: {counts}{examples}; {} warning{}, {} error{}",
         if files == 1 { "" } else { "s" },
         d.warning_count(),
         if d.warning_count() == 1 { "" } else { "s" },
@@ -133,7 +145,10 @@ fn gen(args: &[String]) -> Result<ExitCode, String> {
         let out = Path::new(&output);
         for input in isa_gen::spec_files(&paths).map_err(|e| e.to_string())? {
             if same_file(out, &input) {
-                return Err(format!("refusing to overwrite the spec file {}", input.display()));
+                return Err(format!(
+                    "refusing to overwrite the spec file {}",
+                    input.display()
+                ));
             }
         }
     }

@@ -23,6 +23,7 @@
 //! std::fs::write("out.rs", code).unwrap();
 //! ```
 
+pub mod asm;
 pub mod codegen;
 pub mod diag;
 pub mod model;
@@ -50,6 +51,8 @@ pub struct Checked {
     pub sources: SourceMap,
     pub model: Option<Model>,
     pub diagnostics: Diagnostics,
+    /// How the `__Examples` lines fared (when there is a model).
+    pub examples: model::lint::ExampleStats,
 }
 
 impl Spec {
@@ -83,10 +86,11 @@ impl Spec {
             .map(|(id, _)| syntax::parse_file(&self.sources, id, &mut diagnostics))
             .collect();
         let mut model = model::resolve::build(&files, &mut diagnostics);
+        let mut examples = model::lint::ExampleStats::default();
         if let Some(m) = &model {
             let clashes = codegen::names::check(m);
             if clashes.is_empty() {
-                model::lint::run(m, &self.sources, &mut diagnostics);
+                examples = model::lint::run(m, &self.sources, &mut diagnostics);
             } else {
                 diagnostics.items.extend(clashes);
                 model = None;
@@ -97,6 +101,7 @@ impl Spec {
             sources: self.sources,
             model,
             diagnostics,
+            examples,
         }
     }
 }

@@ -35,7 +35,11 @@ pub enum Core<'a> {
     /// `NAME[lo:hi]`: a register range.
     Range { file: &'a str, lo: u128, hi: u128 },
     /// `NAME[REG]`, `NAME[REG+off]`, `NAME[REG-off]`: an indexed register.
-    Indexed { file: &'a str, reg: &'a str, offset: i128 },
+    Indexed {
+        file: &'a str,
+        reg: &'a str,
+        offset: i128,
+    },
     /// `c[bank][offset]`, `c[bank][REG]`, `c[bank][REG+off]`.
     ConstMem {
         bank: u128,
@@ -196,7 +200,10 @@ pub fn lex_line(line: &str) -> Result<LineToks<'_>, LexError> {
         let start = c.pos;
         let m = c.take_while(|ch| ch.is_ascii_alphanumeric() || ch == '_');
         if m.is_empty() {
-            return Err(c.err(format!("expected a modifier after `.`, found {}", c.found())));
+            return Err(c.err(format!(
+                "expected a modifier after `.`, found {}",
+                c.found()
+            )));
         }
         out.parts.push(Part {
             text: m,
@@ -209,8 +216,14 @@ pub fn lex_line(line: &str) -> Result<LineToks<'_>, LexError> {
         return Ok(out);
     }
     if let Some(ch) = c.peek() {
-        if !(ch == ' ' || ch == '\t') && out.operands.is_empty() && c.pos == out.parts.last().map_or(0, |p| p.span.end) {
-            return Err(c.err(format!("expected a space before the operands, found {}", c.found())));
+        if !(ch == ' ' || ch == '\t')
+            && out.operands.is_empty()
+            && c.pos == out.parts.last().map_or(0, |p| p.span.end)
+        {
+            return Err(c.err(format!(
+                "expected a space between the mnemonic and its operands, found {}",
+                c.found()
+            )));
         }
     }
     loop {
@@ -221,7 +234,10 @@ pub fn lex_line(line: &str) -> Result<LineToks<'_>, LexError> {
             break;
         }
         if !c.eat(',') {
-            return Err(c.err(format!("expected `,` between operands, found {}", c.found())));
+            return Err(c.err(format!(
+                "expected `,` between operands, found {}",
+                c.found()
+            )));
         }
     }
     Ok(out)
@@ -254,20 +270,26 @@ fn operand<'a>(c: &mut Cur<'a>) -> Result<OperandTok<'a>, LexError> {
                 return Err(c.err("expected `(` after `` ` `` in a label reference"));
             }
             let inner_start = c.pos;
-            let close = c.rest().find(')').ok_or_else(|| c.err("unterminated label reference: missing `)`"))?;
+            let close = c
+                .rest()
+                .find(')')
+                .ok_or_else(|| c.err("unterminated label reference: missing `)`"))?;
             let label = c.rest()[..close].trim();
             c.pos += close + 1;
             let ok = !label.is_empty() && label.chars().all(|ch| is_name_char(ch) || ch == '$');
             if !ok {
                 return Err(LexError {
                     span: inner_start..inner_start + close,
-                    message: format!("only plain labels are supported in `` `(…) ``, found `{label}`"),
+                    message: format!(
+                        "only plain labels are supported in `` `(…) ``, found `{label}`"
+                    ),
                 });
             }
             Core::Label(label)
         }
         Some(ch) if ch.is_ascii_digit() || ch == '-' || ch == '+' => {
-            let text = c.take_while(|ch| ch.is_ascii_alphanumeric() || ch == '-' || ch == '+' || ch == '_');
+            let text = c
+                .take_while(|ch| ch.is_ascii_alphanumeric() || ch == '-' || ch == '+' || ch == '_');
             match parse_number(text) {
                 Some(v) => Core::Number(v),
                 None => {
@@ -280,12 +302,23 @@ fn operand<'a>(c: &mut Cur<'a>) -> Result<OperandTok<'a>, LexError> {
         }
         Some(ch) if ch.is_ascii_alphabetic() || ch == '_' => {
             let name = c.take_while(|ch| ch.is_ascii_alphanumeric() || ch == '_');
+            if c.peek() == Some('[') && name != "c" && name.eq_ignore_ascii_case("cmem") {
+                return Err(LexError {
+                    span: core_start..c.pos,
+                    message: format!(
+                        "constant memory is written `c[bank][offset]`, not `{name}[…]`"
+                    ),
+                });
+            }
             if c.peek() == Some('[') {
                 c.pos += 1;
                 if name == "c" {
                     let bank = bracket_number(c)?;
                     if !c.eat('[') {
-                        return Err(c.err(format!("expected `[` for the offset of `c[…]`, found {}", c.found())));
+                        return Err(c.err(format!(
+                            "expected `[` for the offset of `c[…]`, found {}",
+                            c.found()
+                        )));
                     }
                     let (reg, offset) = bracket_reg_offset(c)?;
                     Core::ConstMem { bank, reg, offset }
@@ -295,7 +328,10 @@ fn operand<'a>(c: &mut Cur<'a>) -> Result<OperandTok<'a>, LexError> {
                         let lo = c.take_while(|ch| ch.is_ascii_alphanumeric());
                         c.skip_ws();
                         if !c.eat(':') {
-                            return Err(c.err(format!("expected `:` in a register range, found {}", c.found())));
+                            return Err(c.err(format!(
+                                "expected `:` in a register range, found {}",
+                                c.found()
+                            )));
                         }
                         c.skip_ws();
                         let hi = c.take_while(|ch| ch.is_ascii_alphanumeric());
@@ -306,7 +342,8 @@ fn operand<'a>(c: &mut Cur<'a>) -> Result<OperandTok<'a>, LexError> {
                         let (Some(lo), Some(hi)) = (parse_number(lo), parse_number(hi)) else {
                             return Err(LexError {
                                 span: core_start..c.pos,
-                                message: "a register range is `R[lo:hi]` with decimal numbers".into(),
+                                message: "a register range is `R[lo:hi]` with decimal numbers"
+                                    .into(),
                             });
                         };
                         if lo < 0 || hi < lo {
@@ -315,16 +352,26 @@ fn operand<'a>(c: &mut Cur<'a>) -> Result<OperandTok<'a>, LexError> {
                                 message: format!("register range [{lo}:{hi}] is empty or negative"),
                             });
                         }
-                        Core::Range { file: name, lo: lo as u128, hi: hi as u128 }
+                        Core::Range {
+                            file: name,
+                            lo: lo as u128,
+                            hi: hi as u128,
+                        }
                     } else {
                         let (reg, offset) = bracket_reg_offset(c)?;
                         let Some(reg) = reg else {
                             return Err(LexError {
                                 span: core_start..c.pos,
-                                message: format!("`{name}[…]` needs a register inside the brackets"),
+                                message: format!(
+                                    "`{name}[…]` needs a register inside the brackets"
+                                ),
                             });
                         };
-                        Core::Indexed { file: name, reg, offset }
+                        Core::Indexed {
+                            file: name,
+                            reg,
+                            offset,
+                        }
                     }
                 }
             } else {
@@ -365,10 +412,12 @@ fn bracket_number(c: &mut Cur<'_>) -> Result<u128, LexError> {
     c.skip_ws();
     let start = c.pos;
     let t = c.take_while(|ch| ch.is_ascii_alphanumeric());
-    let v = parse_number(t).filter(|v| *v >= 0).ok_or_else(|| LexError {
-        span: start..c.pos.max(start + 1).min(c.s.len()),
-        message: format!("expected a bank number, found `{t}`"),
-    })?;
+    let v = parse_number(t)
+        .filter(|v| *v >= 0)
+        .ok_or_else(|| LexError {
+            span: start..c.pos.max(start + 1).min(c.s.len()),
+            message: format!("expected a bank number, found `{t}`"),
+        })?;
     c.skip_ws();
     if !c.eat(']') {
         return Err(c.err(format!("expected `]`, found {}", c.found())));
@@ -426,7 +475,10 @@ mod tests {
         let g = l.guard.unwrap();
         assert!(g.negated);
         assert_eq!(g.name, "P1");
-        assert_eq!(l.parts.iter().map(|p| p.text).collect::<Vec<_>>(), ["BRA", "U"]);
+        assert_eq!(
+            l.parts.iter().map(|p| p.text).collect::<Vec<_>>(),
+            ["BRA", "U"]
+        );
         assert_eq!(l.operands.len(), 2);
         assert_eq!(l.operands[0].prefix, Some('!'));
         assert_eq!(l.operands[0].core, Core::Name("P2"));
@@ -437,15 +489,39 @@ mod tests {
     #[test]
     fn lexes_memory_ranges_labels_and_negatives() {
         let l = lex_line("ULDC.S8 UR1, c[0x1][UR4-0x1]").unwrap();
-        assert_eq!(l.operands[1].core, Core::ConstMem { bank: 1, reg: Some("UR4"), offset: -1 });
+        assert_eq!(
+            l.operands[1].core,
+            Core::ConstMem {
+                bank: 1,
+                reg: Some("UR4"),
+                offset: -1
+            }
+        );
         let l = lex_line("UIADD UR0, UR1, -0x114514").unwrap();
-        assert_eq!((l.operands[2].prefix, &l.operands[2].core), (None, &Core::Number(-0x114514)));
+        assert_eq!(
+            (l.operands[2].prefix, &l.operands[2].core),
+            (None, &Core::Number(-0x114514))
+        );
         let l = lex_line("UIADD UR0, UR1, -UR2").unwrap();
         assert_eq!(l.operands[2].prefix, Some('-'));
         let l = lex_line("MATCH.U64.ALL R0, P0, R[2:3]").unwrap();
-        assert_eq!(l.operands[2].core, Core::Range { file: "R", lo: 2, hi: 3 });
+        assert_eq!(
+            l.operands[2].core,
+            Core::Range {
+                file: "R",
+                lo: 2,
+                hi: 3
+            }
+        );
         let l = lex_line("GETUGPR UR1, UR[UR2+0x1]").unwrap();
-        assert_eq!(l.operands[1].core, Core::Indexed { file: "UR", reg: "UR2", offset: 1 });
+        assert_eq!(
+            l.operands[1].core,
+            Core::Indexed {
+                file: "UR",
+                reg: "UR2",
+                offset: 1
+            }
+        );
         let l = lex_line("BRA `(.L_x_5)").unwrap();
         assert_eq!(l.operands[0].core, Core::Label(".L_x_5"));
         let l = lex_line("UR2UP UPR, UR7.B1, 0xFF").unwrap();

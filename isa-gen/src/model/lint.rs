@@ -42,12 +42,13 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::{DefId, Model, Opcode, OperandKind, Role, TypeId, TypeKind};
+use super::{DefId, Model, Opcode, OperandKind, Role, TypeId};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::source::{SourceMap, Span};
 use crate::syntax::ast::{CodeLine, DocKind, DocSection};
 
-pub fn run(model: &Model, _sources: &SourceMap, diags: &mut Diagnostics) {
+/// Runs every lint; returns how the `__Examples` lines fared.
+pub fn run(model: &Model, _sources: &SourceMap, diags: &mut Diagnostics) -> ExampleStats {
     let cx = Cx::new(model);
     for (i, def) in model.defs.iter().enumerate() {
         let scope = cx.opcodes_under(DefId(i));
@@ -64,6 +65,7 @@ pub fn run(model: &Model, _sources: &SourceMap, diags: &mut Diagnostics) {
     }
     cx.sibling_bitwidths(diags);
     cx.fixed_suffixes(diags);
+    cx.stats.get()
 }
 
 /// An optype (or an opcode that has none) and the opcodes one mnemonic stands for.
@@ -77,6 +79,17 @@ struct Family {
 struct Cx<'m> {
     model: &'m Model,
     families: Vec<Family>,
+    asm: crate::asm::Assembler<'m>,
+    stats: std::cell::Cell<ExampleStats>,
+}
+
+/// How the spec's `__Examples` lines fared: every line either assembles or has a warning.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ExampleStats {
+    /// Lines the assembler accepts.
+    pub assembled: usize,
+    /// Lines reported by a located warning saying why they do not assemble.
+    pub warned: usize,
 }
 
 /// A `.word` of a mnemonic (the head has no dot), by byte offsets in its line.
@@ -328,72 +341,8 @@ fn encodes_prefix(sub: &str, p: char) -> bool {
     }
 }
 
-/// The guard of an example line (`@!P1`).
-#[derive(Debug, Clone, Copy)]
-struct Guard<'t> {
-    negated: bool,
-    name: &'t str,
-    start: usize,
-    end: usize,
-}
-
-/// An operand of an example line, classified.
-#[derive(Debug, Clone)]
-struct Arg<'t> {
-    text: &'t str,
-    start: usize,
-    end: usize,
-    /// `-`, `~` or `!` before it.
-    prefix: Option<char>,
-    body: ArgBody<'t>,
-    /// Value suffixes (`.B1` of `UR7.B1`).
-    suffixes: Vec<&'t str>,
-}
-
-#[derive(Debug, Clone)]
-enum ArgBody<'t> {
-    /// A register name (`R5`, `URZ`), of whichever file knows it.
-    Reg(&'t str),
-    /// `R[2:3]`: `count` registers of `file`.
-    Range {
-        file: TypeId,
-        count: u128,
-    },
-    /// `UR[UR2+0x1]`.
-    Indexed(TypeId),
-    /// `c[bank][offset]` (also written `cmem[…][…]`).
-    CMem,
-    Number,
-    /// `` `(.L_x) ``.
-    Label,
-    /// An enum value (`SR_LANEID`, `B0`).
-    Value(&'t str),
-    /// An operand word (`UPR`).
-    Word(&'t str),
-}
-
 /// An opcode's `Bitwidth` of one operand: the opcode, the width as text, the entry.
 type WidthEntry<'a> = (&'a Opcode, String, Span);
-
-/// An example line, split up for the operand check.
-struct Example<'a, 't> {
-    line: &'a CodeLine,
-    start: usize,
-    end: usize,
-    mnemonic: (usize, usize),
-    words: &'a [Comp<'t>],
-    guard: Option<Guard<'t>>,
-    args: &'a [Arg<'t>],
-}
-
-/// Why an opcode does not accept an example, and where.
-struct Misfit {
-    /// Mismatched operands (lower is closer).
-    score: usize,
-    start: usize,
-    end: usize,
-    reason: String,
-}
 
 impl<'m> Cx<'m> {
     fn new(model: &'m Model) -> Cx<'m> {
@@ -410,7 +359,12 @@ impl<'m> Cx<'m> {
                 }),
             }
         }
-        Cx { model, families }
+        Cx {
+            model,
+            families,
+            asm: crate::asm::Assembler::new(model),
+            stats: Default::default(),
+        }
     }
 
     fn op(&self, i: usize) -> &'m Opcode {
@@ -1039,7 +993,8 @@ impl<'m> Cx<'m> {
         }
     }
 
-    /// Lints one example line; returns whether it held an instruction.
+    /// Assembles one example line; a line that does not assemble gets a warning at the
+    /// offending column. Returns whether the line held an instruction.
     fn example_line(
         &self,
         owner: &str,
@@ -1047,902 +1002,70 @@ impl<'m> Cx<'m> {
         line: &CodeLine,
         diags: &mut Diagnostics,
     ) -> bool {
-        // Blank out comments, everything after `;`, and non-ASCII text, keeping offsets.
-        let mut buf: Vec<u8> = line.text.as_bytes().to_vec();
-        let mut i = 0;
-        let mut cut = buf.len();
-        while i < buf.len() {
-            if buf[i..].starts_with(b"//") || buf[i] == b';' {
-                cut = i;
+        let text = &line.text;
+        let code = crate::asm::lex::strip_comment(text);
+        // `/*0010*/` address prefix: the instruction's address (for branch targets).
+        let mut pos = code.len() - code.trim_start().len();
+        let mut addr = 0u64;
+        if code[pos..].starts_with("/*") {
+            if let Some(close) = code[pos..].find("*/") {
+                let inner = code[pos + 2..pos + close].trim();
+                addr = u64::from_str_radix(inner.trim_start_matches("0x"), 16).unwrap_or(0);
+                pos += close + 2;
+            }
+        }
+        // Labels `name:` before the instruction.
+        loop {
+            let rest = code[pos..].trim_start();
+            pos = code.len() - rest.len();
+            let n = rest
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '$'))
+                .unwrap_or(rest.len());
+            if n > 0 && rest[n..].starts_with(':') {
+                pos += n + 1;
+            } else {
                 break;
             }
-            if buf[i..].starts_with(b"/*") {
-                let end = line.text[i + 2..]
-                    .find("*/")
-                    .map_or(buf.len(), |p| i + 2 + p + 2);
-                buf[i..end].fill(b' ');
-                i = end;
-                continue;
-            }
-            i += 1;
         }
-        buf[cut..].fill(b' ');
-        for c in buf.iter_mut() {
-            if !c.is_ascii() {
-                *c = b' ';
-            }
-        }
-        let text = String::from_utf8(buf).unwrap_or_default();
-        let b = text.as_bytes();
-        let (start, end) = trim_range(b, 0, b.len());
-        if start == end {
+        let insn = code[pos..].trim();
+        if insn.is_empty() {
             return false;
         }
-        let trimmed = &text[start..end];
-        // Labels (`.L_x:`) and elisions (`...`).
-        if trimmed.ends_with(':')
-            && trimmed[..trimmed.len() - 1]
-                .bytes()
-                .all(|c| is_ident_byte(c) || c == b'.')
-        {
-            return false;
-        }
-        if trimmed.bytes().all(|c| c == b'.') {
-            return false;
-        }
-        let mut i = start;
-        let mut known = true;
-        // A label before the instruction (`.L_x: BRA …`).
-        let mut j = i;
-        while j < end && (is_ident_byte(b[j]) || b[j] == b'.') {
-            j += 1;
-        }
-        if j > i && j < end && b[j] == b':' {
-            i = j + 1;
-            while i < end && b[i].is_ascii_whitespace() {
-                i += 1;
-            }
-            if i == end {
-                return false;
-            }
-        }
-        let start = i;
-        // Guard `@P0`, `@!UP1`.
-        let mut guard = None;
-        if b[i] == b'@' {
-            i += 1;
-            let negated = i < end && b[i] == b'!';
-            if negated {
-                i += 1;
-            }
-            let s = i;
-            while i < end && is_ident_byte(b[i]) {
-                i += 1;
-            }
-            known &= self.check_name(line, &text, s, i, end, diags);
-            guard = Some(Guard {
-                negated,
-                name: &text[s..i],
-                start,
-                end: i,
-            });
-            while i < end && b[i].is_ascii_whitespace() {
-                i += 1;
-            }
-        }
-        // Mnemonic.
-        let ms = i;
-        while i < end && (is_ident_byte(b[i]) || b[i] == b'.') {
-            i += 1;
-        }
-        if ms == i || !(b[ms].is_ascii_alphabetic() || b[ms] == b'_') {
-            return false;
-        }
-        let mn_end = i;
-        let ops = self.example_mnemonic(owner, scope, line, &text[..i], ms, diags);
-        // Names in the operands.
-        known &= self.example_names(line, &text, i, end, diags);
-        // Operands.
-        let segs = split_commas(b, i, end);
-        let (f, t) = trim_range(b, i, end);
-        let mut count = 0;
-        let mut empty = false;
-        if f < t {
-            for (k, &(a, z)) in segs.iter().enumerate() {
-                let (a, z) = trim_range(b, a, z);
-                if a < z {
-                    count += 1;
-                    continue;
-                }
-                empty = true;
-                // The stray comma: the one after (or, for the last operand, before) it.
-                let comma = if k + 1 < segs.len() {
-                    segs[k].1
+        let start = pos + (code[pos..].len() - code[pos..].trim_start().len());
+        // Examples are fragments: a label they reference stands for the next instruction.
+        let labels = |_: &str| Some(addr + crate::asm::program::INST_SIZE);
+        let mut stats = self.stats.get();
+        match self.asm.parse_line(insn, addr, &labels) {
+            Ok(d) => {
+                if scope.contains(&d.opcode) {
+                    stats.assembled += 1;
                 } else {
-                    segs[k].0 - 1
-                };
-                diags.push(
-                    Diagnostic::warning(
-                        sub_span(line, comma, comma + 1),
-                        "example has an empty operand (a stray comma)",
-                    )
-                    .with_label("nothing on one side of this comma"),
-                );
-            }
-        }
-        if let Some((family, ops, words, words_ok)) = ops {
-            known &= words_ok;
-            if empty || ops.is_empty() {
-                return true;
-            }
-            if self.accepts(&ops, count, count) {
-                if known {
-                    let args: Option<Vec<Arg>> = segs
-                        .iter()
-                        .map(|&(a, z)| {
-                            let (a, z) = trim_range(b, a, z);
-                            self.parse_arg(&text, a, z)
-                        })
-                        .filter(|_| f < t)
-                        .collect();
-                    if let Some(args) = args {
-                        let ex = Example {
-                            line,
-                            start,
-                            end,
-                            mnemonic: (ms, mn_end),
-                            words: &words,
-                            guard,
-                            args: &args,
-                        };
-                        self.example_types(&family, &ops, &ex, diags);
-                    }
-                }
-            } else {
-                diags.push(
-                    Diagnostic::warning(
-                        sub_span(line, start, end),
-                        format!(
-                            "example has {}, but no `{family}` opcode takes that many",
-                            plural(count, "operand", "operands")
-                        ),
-                    )
-                    .with_note(self.ranges_note(&ops))
-                    .with_note("an opcode takes its `Order` without the guard predicate; operands with a default may be left out"),
-                );
-            }
-        }
-        true
-    }
-
-    /// Checks an example's mnemonic; returns its family name, opcodes, modifier value
-    /// words and whether they are all values of its modifiers.
-    fn example_mnemonic<'t>(
-        &self,
-        owner: &str,
-        scope: &[usize],
-        line: &CodeLine,
-        text: &'t str,
-        at: usize,
-        diags: &mut Diagnostics,
-    ) -> Option<(String, Vec<usize>, Vec<Comp<'t>>, bool)> {
-        let mut parts = Vec::new();
-        let mut s = at;
-        for p in text[at..].split('.') {
-            parts.push(Comp {
-                text: p,
-                start: s,
-                end: s + p.len(),
-                optional: false,
-            });
-            s += p.len() + 1;
-        }
-        let head = parts.remove(0);
-        if parts.iter().any(|c| c.text.is_empty()) {
-            diags.push(Diagnostic::warning(
-                sub_span(line, at, text.len()),
-                format!("malformed mnemonic `{}` in example", &text[at..]),
-            ));
-            return None;
-        }
-        let Some((family, used)) = self.family_of(head.text, &parts) else {
-            let names = self.families.iter().map(|f| f.name.as_str());
-            let mut d = Diagnostic::warning(
-                sub_span(line, head.start, head.end),
-                format!("example uses the unknown mnemonic `{}`", head.text),
-            )
-            .with_label("no optype of this name");
-            if let Some(s) = crate::suggest::nearest(head.text, names) {
-                d = d.with_note(format!("did you mean `{s}`?"));
-            }
-            diags.push(d);
-            return None;
-        };
-        let mut ops: Vec<usize> = family
-            .ops
-            .iter()
-            .copied()
-            .filter(|i| scope.contains(i))
-            .collect();
-        if ops.is_empty() {
-            diags.push(Diagnostic::warning(
-                sub_span(line, head.start, head.end),
-                format!(
-                    "example of `{}` in the `__Examples` of `{owner}`, which is not one of its opcodes",
-                    family.name
-                ),
-            ));
-            ops = family.ops.clone();
-        }
-        let mut words_ok = true;
-        for c in &parts[used..] {
-            if self.is_modifier_value(&ops, c.text) {
-                continue;
-            }
-            words_ok = false;
-            let mut values: Vec<&str> = Vec::new();
-            for (o, f) in self.modifiers(&ops) {
-                let ty = self.model.ty(self.op(o).fields[f].ty);
-                for v in ty.enum_values().unwrap_or(&[]) {
-                    if !values.contains(&v.name.as_str()) {
-                        values.push(&v.name);
-                    }
-                }
-            }
-            let mut d = Diagnostic::warning(
-                sub_span(line, c.start - 1, c.end),
-                format!(
-                    "example uses `.{}`, which is not a value of any modifier of `{}`",
-                    c.text, family.name
-                ),
-            );
-            if let Some(s) = crate::suggest::nearest(c.text, values.iter().copied()) {
-                d = d.with_note(format!("did you mean `.{s}`?"));
-            } else if values.is_empty() {
-                d = d.with_note(format!("`{}` has no modifiers", family.name));
-            }
-            diags.push(d);
-        }
-        Some((family.name.clone(), ops, parts[used..].to_vec(), words_ok))
-    }
-
-    /// Checks every name and number in the operands `from..to` of an example; returns
-    /// whether all are known.
-    fn example_names(
-        &self,
-        line: &CodeLine,
-        text: &str,
-        from: usize,
-        to: usize,
-        diags: &mut Diagnostics,
-    ) -> bool {
-        let b = text.as_bytes();
-        let mut known = true;
-        let mut i = from;
-        while i < to {
-            let c = b[i];
-            if c == b'`' && i + 1 < to && b[i + 1] == b'(' {
-                i = closing(b, i + 1, to) + 1; // a label reference
-            } else if c.is_ascii_alphabetic() || c == b'_' {
-                let s = i;
-                while i < to && is_ident_byte(b[i]) {
-                    i += 1;
-                }
-                while i + 1 < to && b[i] == b'.' && is_ident_byte(b[i + 1]) {
-                    i += 1;
-                    while i < to && is_ident_byte(b[i]) {
-                        i += 1;
-                    }
-                }
-                known &= self.check_name(line, text, s, i, to, diags);
-            } else if c.is_ascii_digit() {
-                let s = i;
-                while i < to && is_ident_byte(b[i]) {
-                    i += 1;
-                }
-                if crate::syntax::lexer::parse_int(&text[s..i]).is_none() {
-                    known = false;
+                    stats.warned += 1;
                     diags.push(Diagnostic::warning(
-                        sub_span(line, s, i),
-                        format!("example has the malformed number `{}`", &text[s..i]),
+                        sub_span(line, start, start + insn.len()),
+                        format!(
+                            "example of `{owner}` assembles as `{}`, which is not one of its opcodes",
+                            self.model.opcodes[d.opcode].name
+                        ),
                     ));
                 }
-            } else {
-                i += 1;
             }
-        }
-        known
-    }
-
-    /// Whether `name` is a register, an enum value or an operand word.
-    fn known_value(&self, name: &str) -> bool {
-        self.model.types.iter().any(|t| {
-            t.enum_code(name).is_some() || t.reg_file().is_some_and(|r| r.code_of(name).is_some())
-        }) || self.model.words.iter().any(|w| w.name == name)
-    }
-
-    fn is_enum_value(&self, name: &str) -> bool {
-        self.model.types.iter().any(|t| t.enum_code(name).is_some())
-    }
-
-    /// Checks the name at `s..e` of an example line (`to` bounds the lookahead);
-    /// returns whether it is known.
-    fn check_name(
-        &self,
-        line: &CodeLine,
-        text: &str,
-        s: usize,
-        e: usize,
-        to: usize,
-        diags: &mut Diagnostics,
-    ) -> bool {
-        let name = &text[s..e];
-        if name.is_empty() {
-            return false;
-        }
-        let next = text[e..to].trim_start().as_bytes().first().copied();
-        if next == Some(b'[') {
-            // Constant memory `c[..][..]` or a register range / indexed register.
-            let prefix = self
-                .model
-                .types
-                .iter()
-                .any(|t| t.reg_file().is_some_and(|r| r.prefix == name));
-            if prefix || name == "c" || name == "cmem" {
-                return true;
-            }
-        }
-        if self.known_value(name) {
-            return true;
-        }
-        // A register or value with value suffixes (`UR7.B1`).
-        if let Some((base, rest)) = name.split_once('.') {
-            if self.known_value(base) && rest.split('.').all(|v| self.is_enum_value(v)) {
-                return true;
-            }
-        }
-        // Report the first dotted part that is unknown, or the whole name.
-        let mut d = Diagnostic::warning(
-            sub_span(line, s, e),
-            format!("example names undefined value `{name}`"),
-        )
-        .with_label("not a register, value or operand word of the spec");
-        let mut candidates: Vec<&str> = Vec::new();
-        for t in &self.model.types {
-            if let Some(vs) = t.enum_values() {
-                candidates.extend(vs.iter().map(|v| v.name.as_str()));
-            }
-            if let Some(r) = t.reg_file() {
-                candidates.extend(r.named.iter().map(|(n, _)| n.as_str()));
-            }
-        }
-        let close: Vec<&str> = candidates
-            .iter()
-            .copied()
-            .filter(|c| c.starts_with(name) && c.len() > name.len())
-            .collect();
-        // An operand's name where a register belongs (`pu`).
-        let field = self.model.opcodes.iter().find_map(|op| {
-            op.fields
-                .iter()
-                .find(|f| f.name == name && f.role == Role::Operand)
-        });
-        if !close.is_empty() && close.len() <= 8 {
-            d = d.with_note(format!(
-                "defined values starting so: {}",
-                quoted_list(close)
-            ));
-        } else if let (None, Some(sug)) = (
-            field,
-            crate::suggest::nearest(name, candidates.iter().copied()),
-        ) {
-            d = d.with_note(format!("did you mean `{sug}`?"));
-        }
-        if let Some(f) = field {
-            let ty = self.model.ty(f.ty);
-            let example = ty
-                .reg_file()
-                .and_then(|r| r.name_of(r.lo))
-                .map_or(String::new(), |r| format!(", e.g. `{r}`"));
-            d = d.with_note(format!(
-                "`{name}` is the name of an operand field; write a `{}` value{example}",
-                ty.name
-            ));
-        }
-        diags.push(d);
-        false
-    }
-
-    // -- Example operands against the opcodes --------------------------------------
-
-    /// Classifies the operand text `a..z` of an example; `None` when it is not one
-    /// operand of a known form.
-    fn parse_arg<'t>(&self, text: &'t str, a: usize, z: usize) -> Option<Arg<'t>> {
-        let b = text.as_bytes();
-        let mut i = a;
-        let prefix = match b.get(i) {
-            Some(&c @ (b'-' | b'~' | b'!')) => {
-                i += 1;
-                while i < z && b[i].is_ascii_whitespace() {
-                    i += 1;
-                }
-                Some(c as char)
-            }
-            _ => None,
-        };
-        if i >= z {
-            return None;
-        }
-        let mut suffixes = Vec::new();
-        let body;
-        if b[i] == b'`' {
-            if i + 1 >= z || b[i + 1] != b'(' {
-                return None;
-            }
-            i = closing(b, i + 1, z) + 1;
-            body = ArgBody::Label;
-        } else if b[i].is_ascii_digit() {
-            let s = i;
-            while i < z && is_ident_byte(b[i]) {
-                i += 1;
-            }
-            crate::syntax::lexer::parse_int(&text[s..i])?;
-            body = ArgBody::Number;
-        } else if b[i].is_ascii_alphabetic() || b[i] == b'_' {
-            let s = i;
-            while i < z
-                && (is_ident_byte(b[i]) || (b[i] == b'.' && i + 1 < z && is_ident_byte(b[i + 1])))
-            {
-                i += 1;
-            }
-            let name = &text[s..i];
-            while i < z && b[i].is_ascii_whitespace() {
-                i += 1;
-            }
-            if i < z && b[i] == b'[' {
-                let file = self
-                    .model
-                    .types
-                    .iter()
-                    .position(|t| t.reg_file().is_some_and(|r| r.prefix == name));
-                if name == "c" || name == "cmem" {
-                    while i < z && b[i] == b'[' {
-                        i = closing(b, i, z) + 1;
-                    }
-                    body = ArgBody::CMem;
-                } else if let Some(file) = file {
-                    let close = closing(b, i, z);
-                    let inner = text.get(i + 1..close)?.trim();
-                    body = match inner.split_once(':').map(|(x, y)| {
-                        (
-                            crate::syntax::lexer::parse_int(x.trim()),
-                            crate::syntax::lexer::parse_int(y.trim()),
-                        )
-                    }) {
-                        Some((Some(lo), Some(hi))) if hi >= lo => ArgBody::Range {
-                            file: TypeId(file),
-                            count: hi - lo + 1,
-                        },
-                        Some(_) => return None,
-                        None => ArgBody::Indexed(TypeId(file)),
-                    };
-                    i = close + 1;
-                } else {
-                    return None;
-                }
-            } else if self.is_enum_value(name) {
-                body = ArgBody::Value(name);
-            } else {
-                let mut parts = name.split('.');
-                let base = parts.next()?;
-                suffixes = parts.collect();
-                if !suffixes.iter().all(|v| self.is_enum_value(v)) {
-                    return None;
-                }
-                body = if self
-                    .model
-                    .types
-                    .iter()
-                    .any(|t| t.reg_file().is_some_and(|r| r.code_of(base).is_some()))
-                {
-                    ArgBody::Reg(base)
-                } else if self.model.words.iter().any(|w| w.name == base) {
-                    ArgBody::Word(base)
-                } else if self.is_enum_value(base) {
-                    ArgBody::Value(base)
-                } else {
-                    return None;
-                };
-            }
-        } else {
-            return None;
-        }
-        if !text[i..z].trim().is_empty() {
-            return None;
-        }
-        Some(Arg {
-            text: &text[a..z],
-            start: a,
-            end: z,
-            prefix,
-            body,
-            suffixes,
-        })
-    }
-
-    /// What an operand of `op` is, for messages.
-    fn expects(&self, op: &Opcode, kind: OperandKind) -> String {
-        match kind {
-            OperandKind::Field(f) => {
-                let ty = self.model.ty(op.fields[f].ty);
-                match ty.kind {
-                    TypeKind::RegFile(_) => format!("a `{}` register", ty.name),
-                    TypeKind::Immediate { .. } => format!("an immediate (`{}`)", ty.name),
-                    TypeKind::Enum(_) => format!("a `{}` value", ty.name),
-                    TypeKind::ConstMem { .. } => "constant memory `c[…][…]`".into(),
-                }
-            }
-            OperandKind::CMemIndexed { .. } => "constant memory `c[…][…]`".into(),
-            OperandKind::RegIndexed { file, .. } => {
-                let prefix = self
-                    .model
-                    .ty(file)
-                    .reg_file()
-                    .map_or("", |r| r.prefix.as_str());
-                format!("an indexed register `{prefix}[…]`")
-            }
-            OperandKind::Word(w) => format!("`{}`", self.model.words[w.0].name),
-        }
-    }
-
-    fn operand_name(&self, op: &Opcode, kind: OperandKind) -> String {
-        match kind {
-            OperandKind::Field(f) => op.fields[f].name.clone(),
-            OperandKind::CMemIndexed { mem, reg } => {
-                format!("C[{}, {}]", op.fields[mem].name, op.fields[reg].name)
-            }
-            OperandKind::RegIndexed { reg, offset, .. } => {
-                format!("[{}, {}]", op.fields[reg].name, op.fields[offset].name)
-            }
-            OperandKind::Word(w) => self.model.words[w.0].name.clone(),
-        }
-    }
-
-    /// Whether sub-fields of `base` encode `arg`'s prefix and suffixes.
-    fn decorations_fit(
-        &self,
-        op: &Opcode,
-        base: usize,
-        arg: &Arg,
-        numeric: bool,
-    ) -> Result<(), String> {
-        if let Some(p) = arg.prefix {
-            let ok = (numeric && p == '-')
-                || op.sub_fields(base).any(|s| {
-                    op.fields[s]
-                        .sub_name()
-                        .is_some_and(|n| encodes_prefix(n, p))
-                });
-            if !ok {
-                return Err(format!(
-                    "`{}` of `{}` has no sub-field to encode `{p}`",
-                    op.fields[base].name, op.name
-                ));
-            }
-        }
-        for v in &arg.suffixes {
-            let ok = op
-                .sub_fields(base)
-                .any(|s| self.model.ty(op.fields[s].ty).enum_code(v).is_some());
-            if !ok {
-                return Err(format!(
-                    "`{}` of `{}` has no sub-field with the value `.{v}`",
-                    op.fields[base].name, op.name
-                ));
-            }
-        }
-        Ok(())
-    }
-
-    /// Whether `arg` fits the operand `kind` of `op`; `values` holds the modifier
-    /// values the mnemonic implies (for bit widths).
-    fn arg_fits(
-        &self,
-        op: &Opcode,
-        kind: OperandKind,
-        arg: &Arg,
-        values: &[Option<u128>],
-    ) -> Result<(), String> {
-        let want = || {
-            format!(
-                "`{}` expects {} here (`{}`)",
-                op.name,
-                self.expects(op, kind),
-                self.operand_name(op, kind)
-            )
-        };
-        match kind {
-            OperandKind::Word(w) => match arg.body {
-                ArgBody::Word(n) if n == self.model.words[w.0].name && arg.prefix.is_none() => {
-                    Ok(())
-                }
-                _ => Err(want()),
-            },
-            OperandKind::CMemIndexed { mem, .. } => match arg.body {
-                ArgBody::CMem => self.decorations_fit(op, mem, arg, false),
-                _ => Err(want()),
-            },
-            OperandKind::RegIndexed { file, reg, .. } => match arg.body {
-                ArgBody::Indexed(f) if f == file => self.decorations_fit(op, reg, arg, false),
-                _ => Err(want()),
-            },
-            OperandKind::Field(f) => {
-                let field = &op.fields[f];
-                let ty = self.model.ty(field.ty);
-                match (&ty.kind, &arg.body) {
-                    (TypeKind::RegFile(r), ArgBody::Reg(name)) if r.code_of(name).is_some() => {
-                        self.decorations_fit(op, f, arg, false)
-                    }
-                    (TypeKind::RegFile(_), ArgBody::Range { file, count }) if *file == field.ty => {
-                        self.decorations_fit(op, f, arg, false)?;
-                        let Some(bw) = op.bitwidth(f) else {
-                            return Ok(());
-                        };
-                        let mut read = Vec::new();
-                        bw.expr.fields(&mut read);
-                        if read.iter().any(|&x| values[x].is_none()) {
-                            return Ok(());
-                        }
-                        let width = bw.expr.eval(&|x| values[x].unwrap_or(0));
-                        let bits = count.saturating_mul(32);
-                        if i128::try_from(bits).is_ok_and(|b| b == width) {
-                            Ok(())
-                        } else {
-                            Err(format!(
-                                "`{}` is {bits} bits, but `Bitwidth<{}>` of `{}` is {width} here",
-                                arg.text, field.name, op.name
-                            ))
-                        }
-                    }
-                    (TypeKind::Immediate { .. }, ArgBody::Number | ArgBody::Label) => {
-                        self.decorations_fit(op, f, arg, true)
-                    }
-                    (TypeKind::Enum(_), ArgBody::Value(v)) if ty.enum_code(v).is_some() => {
-                        self.decorations_fit(op, f, arg, false)
-                    }
-                    (TypeKind::ConstMem { .. }, ArgBody::CMem) => {
-                        self.decorations_fit(op, f, arg, false)
-                    }
-                    _ => Err(want()),
-                }
-            }
-        }
-    }
-
-    /// The field values an example's mnemonic implies for `op`: fixed values,
-    /// modifier values written or defaulted. `Err` names a word `op` has no modifier for.
-    fn implied_values<'t>(
-        &self,
-        op: &Opcode,
-        words: &[Comp<'t>],
-    ) -> Result<Vec<Option<u128>>, &'t str> {
-        let mut values: Vec<Option<u128>> = op
-            .fields
-            .iter()
-            .map(|f| match f.role {
-                Role::Fixed(c) => Some(c),
-                Role::Modifier => f.default,
-                _ => None,
-            })
-            .collect();
-        let mut set = vec![false; op.fields.len()];
-        for w in words {
-            let field = op.fields.iter().enumerate().position(|(i, f)| {
-                !set[i]
-                    && f.role == Role::Modifier
-                    && self.model.ty(f.ty).enum_code(w.text).is_some()
-            });
-            let Some(fi) = field else { return Err(w.text) };
-            set[fi] = true;
-            values[fi] = self.model.ty(op.fields[fi].ty).enum_code(w.text);
-        }
-        Ok(values)
-    }
-
-    /// Why `op` does not accept the example, or `None` when it does.
-    fn misfit(&self, op: &Opcode, ex: &Example) -> Option<Misfit> {
-        let (ms, me) = ex.mnemonic;
-        let values = match self.implied_values(op, ex.words) {
-            Ok(v) => v,
-            Err(w) => {
-                return Some(Misfit {
-                    score: 1,
-                    start: ms,
-                    end: me,
-                    reason: format!("`{}` has no modifier with the value `.{w}`", op.name),
-                })
-            }
-        };
-        // Modifiers left without a value (no default, not written).
-        if let Some(f) = op.fields.iter().enumerate().find(|(i, f)| {
-            f.role == Role::Modifier
-                && values[*i].is_none()
-                && self.model.ty(f.ty).enum_values().is_some()
-        }) {
-            return Some(Misfit {
-                score: 1,
-                start: ms,
-                end: me,
-                reason: format!(
-                    "`{}` needs a value for its modifier `{}` (no default)",
-                    op.name, f.1.name
-                ),
-            });
-        }
-        for exc in &op.exceptions {
-            let mut read = Vec::new();
-            exc.cond.fields(&mut read);
-            if read.iter().all(|&x| values[x].is_some())
-                && exc.cond.eval(&|x| values[x].unwrap_or(0)) != 0
-            {
-                return Some(Misfit {
-                    score: 1,
-                    start: ms,
-                    end: me,
-                    reason: format!("`{}` rejects these modifiers: {}", op.name, exc.message),
-                });
-            }
-        }
-        let guard = op.guard(self.model);
-        if let Some(g) = ex.guard {
-            let gs = (g.start, g.end);
-            let Some(gf) = guard else {
-                return Some(Misfit {
-                    score: 1,
-                    start: gs.0,
-                    end: gs.1,
-                    reason: format!("`{}` has no guard predicate", op.name),
-                });
-            };
-            let ty = self.model.ty(op.fields[gf].ty);
-            let reg_ok = ty.reg_file().is_some_and(|r| r.code_of(g.name).is_some());
-            let not_ok = !g.negated
-                || op.sub_fields(gf).any(|s| {
-                    op.fields[s]
-                        .sub_name()
-                        .is_some_and(|n| encodes_prefix(n, '!'))
-                });
-            if !reg_ok || !not_ok {
-                return Some(Misfit {
-                    score: 1,
-                    start: gs.0,
-                    end: gs.1,
-                    reason: format!(
-                        "the guard of `{}` is a{} `{}` register",
-                        op.name,
-                        if not_ok { "" } else { " non-negatable" },
-                        ty.name
-                    ),
-                });
-            }
-        }
-        let items = &op.order[usize::from(guard.is_some())..];
-        let n = ex.args.len();
-        if n > items.len() {
-            return Some(Misfit {
-                score: 1,
-                start: ex.start,
-                end: ex.end,
-                reason: format!(
-                    "`{}` takes at most {}",
-                    op.name,
-                    range_text(items.len(), items.len())
-                ),
-            });
-        }
-        let omittable: Vec<usize> = (0..items.len())
-            .filter(|&k| matches!(items[k].kind, OperandKind::Field(f) if op.fields[f].default.is_some()))
-            .collect();
-        let drop = items.len() - n;
-        if drop > omittable.len() || omittable.len() > 16 {
-            return Some(Misfit {
-                score: 1,
-                start: ex.start,
-                end: ex.end,
-                reason: format!(
-                    "`{}` needs at least {} ({}: no default)",
-                    op.name,
-                    range_text(items.len() - omittable.len(), items.len() - omittable.len()),
-                    quoted_list(
-                        (0..items.len())
-                            .filter(|k| !omittable.contains(k))
-                            .map(|k| self.operand_name(op, items[k].kind))
-                            .collect::<Vec<_>>()
-                            .iter()
-                            .map(String::as_str)
-                    )
-                ),
-            });
-        }
-        let mut best: Option<Misfit> = None;
-        for mask in 0u32..(1 << omittable.len()) {
-            if mask.count_ones() as usize != drop {
-                continue;
-            }
-            let kept: Vec<&super::Operand> = items
-                .iter()
-                .enumerate()
-                .filter(|(k, _)| {
-                    omittable
-                        .iter()
-                        .position(|o| o == k)
-                        .is_none_or(|bit| mask & (1 << bit) == 0)
-                })
-                .map(|(_, o)| o)
-                .collect();
-            let mut score = 0;
-            let mut first: Option<(usize, String)> = None;
-            for (arg_i, (item, arg)) in kept.iter().zip(ex.args).enumerate() {
-                if let Err(why) = self.arg_fits(op, item.kind, arg, &values) {
-                    score += 1;
-                    first.get_or_insert((arg_i, why));
-                }
-            }
-            // Every operand fits: the opcode accepts the example.
-            let (arg_i, reason) = first?;
-            if best.as_ref().is_none_or(|b| score < b.score) {
-                let a = &ex.args[arg_i];
-                best = Some(Misfit {
-                    score,
-                    start: a.start,
-                    end: a.end,
-                    reason,
-                });
-            }
-        }
-        best
-    }
-
-    /// Reports an example whose operands no opcode of its family accepts.
-    fn example_types(&self, family: &str, ops: &[usize], ex: &Example, diags: &mut Diagnostics) {
-        let mut best: Option<(Misfit, usize)> = None;
-        for &i in ops {
-            match self.misfit(self.op(i), ex) {
-                None => return,
-                Some(m) => {
-                    if best.as_ref().is_none_or(|(b, _)| m.score < b.score) {
-                        best = Some((m, i));
-                    }
-                }
-            }
-        }
-        let Some((m, i)) = best else { return };
-        let op = self.op(i);
-        let skip = usize::from(op.guard(self.model).is_some());
-        let operands: Vec<String> = op.order[skip..]
-            .iter()
-            .map(|o| {
-                let optional =
-                    matches!(o.kind, OperandKind::Field(f) if op.fields[f].default.is_some());
-                format!(
-                    "{}{}",
-                    self.operand_name(op, o.kind),
-                    if optional { "?" } else { "" }
+            Err(e) => {
+                stats.warned += 1;
+                let (a, z) = (start + e.span.start, start + e.span.end.max(e.span.start));
+                let mut d = Diagnostic::warning(
+                    sub_span(line, a, z),
+                    format!("example does not assemble: {}", e.message),
                 )
-            })
-            .collect();
-        diags.push(
-            Diagnostic::warning(
-                sub_span(ex.line, m.start, m.end),
-                format!("example matches no `{family}` opcode"),
-            )
-            .with_label(m.reason)
-            .with_note(format!(
-                "closest: `{}` with operands {} (`?`: may be left out)",
-                op.name,
-                operands.join(", ")
-            )),
-        );
+                .with_label("here");
+                for n in e.notes {
+                    d = d.with_note(n);
+                }
+                diags.push(d);
+            }
+        }
+        self.stats.set(stats);
+        true
     }
 
     // -- Bitwidth against sibling opcodes -------------------------------------------

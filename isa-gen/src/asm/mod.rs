@@ -1,0 +1,408 @@
+//! Assembly text, by interpretation of the model (the slow tier).
+//!
+//! [`Assembler`] parses one line of SASS-like assembly into a [`Decoded`] instruction and
+//! prints one back, for any spec, straight from the [`Model`]. The generated code does the
+//! same for one spec at full speed; each is the other's test oracle. [`program`] handles
+//! whole programs (labels, `/*0040*/` address prefixes).
+//!
+//! The printing rules (DESIGN.md, "Semantics the model must fix"):
+//! - the guard predicate (the first `Order` operand) prints as `@P0`/`@!UP1` and is left
+//!   out when it is at its default (`PT`, not negated);
+//! - the mnemonic is the optype name with `_` written `.` (`UIMAD_WIDE` → `UIMAD.WIDE`);
+//! - modifiers print as `.VALUE` in `__Syntax` order, left out when equal to their default;
+//! - operands follow `Order`; sub-fields named `not`, `neg` and `bitnot` print as `!`, `-`
+//!   and `~` prefixes (`CvtINegX` turns `-` into `~` when its `ext` modifier is `X`), other
+//!   sub-fields as `.VALUE` suffixes (left out at their default);
+//! - a register whose Bitwidth is over 32 prints as a range (`R[2:3]`); constant registers
+//!   (`RZ`, `URZ`) print plain;
+//! - immediates print in hex (`-0x1` for negative signed ones); a `CvtIShift` operand is a
+//!   branch target, printed as the absolute address `pc + 16 + (value << n)`;
+//! - `c[0x0][0x160]`, `c[0x1][UR4-0x1]` (the register left out when it is the constant
+//!   zero register), `UR[UR2+0x1]`, fixed words (`UPR`), enum values by name;
+//! - an operand with a default is left out when it is at its default, unless the operand
+//!   printed after it could be read as it (so parsing gives the same instruction back).
+//!
+//! Parsing accepts exactly what printing produces, plus what SASS writers write: optional
+//! operands and defaults omitted, modifiers in any order, `;` and `//` comments, labels
+//! (`` `(.L_x) ``) in branch-target operands, signed immediates written as their bit
+//! pattern (`0xffffffff` for `-1`).
+
+pub mod lex;
+mod parse;
+mod print;
+pub mod program;
+
+use std::collections::HashMap;
+use std::fmt;
+use std::ops::Range;
+
+use crate::model::interp::Decoded;
+use crate::model::{AsmFormat, Model, OperandKind, Role, TypeKind};
+use crate::syntax::ast::DocKind;
+
+/// An assembly error: a byte range of the line and what is wrong there.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AsmError {
+    pub span: Range<usize>,
+    pub message: String,
+    pub notes: Vec<String>,
+}
+
+impl AsmError {
+    pub fn new(span: Range<usize>, message: impl Into<String>) -> AsmError {
+        AsmError {
+            span,
+            message: message.into(),
+            notes: Vec::new(),
+        }
+    }
+
+    /// 1-based column of the error in its line (in characters).
+    pub fn column(&self, line: &str) -> usize {
+        line.get(..self.span.start.min(line.len()))
+            .map_or(1, |s| s.chars().count() + 1)
+    }
+}
+
+impl fmt::Display for AsmError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)?;
+        for n in &self.notes {
+            write!(f, " ({n})")?;
+        }
+        Ok(())
+    }
+}
+
+/// How a sub-field prints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum SubKind {
+    /// `!` prefix (`.not`).
+    Not,
+    /// `-` prefix (`.neg`), `~` under `CvtINegX` when `ext` is `X`.
+    Neg { ext: Option<usize> },
+    /// `~` prefix (`.bitnot`).
+    BitNot,
+    /// `.VALUE` suffix.
+    Suffix,
+}
+
+/// Per-opcode facts the assembler needs, computed once.
+#[derive(Debug, Clone)]
+pub(crate) struct OpcodeAsm {
+    /// Index of the guard field, if any.
+    pub guard: Option<usize>,
+    /// `Order` without the guard.
+    pub operands: Vec<crate::model::Operand>,
+    /// A label per operand for messages (`SrcB`), from `__Syntax` when it lines up.
+    pub labels: Vec<String>,
+    /// Modifier fields in printing order.
+    pub modifiers: Vec<usize>,
+    /// Sub-fields of each field: (sub-field index, kind).
+    pub subs: HashMap<usize, Vec<(usize, SubKind)>>,
+    /// `CvtIShift` shift per field.
+    pub ishift: HashMap<usize, u32>,
+}
+
+/// The interpreting assembler and printer for one model.
+pub struct Assembler<'m> {
+    pub model: &'m Model,
+    /// Mnemonic (`UIMAD.WIDE`) → opcodes, in spec order.
+    mnemonics: HashMap<String, Vec<usize>>,
+    pub(crate) ops: Vec<OpcodeAsm>,
+}
+
+impl<'m> Assembler<'m> {
+    pub fn new(model: &'m Model) -> Assembler<'m> {
+        let mut mnemonics: HashMap<String, Vec<usize>> = HashMap::new();
+        for i in 0..model.opcodes.len() {
+            mnemonics.entry(mnemonic(model, i)).or_default().push(i);
+        }
+        let ops = (0..model.opcodes.len())
+            .map(|i| opcode_asm(model, i))
+            .collect();
+        Assembler {
+            model,
+            mnemonics,
+            ops,
+        }
+    }
+
+    /// Every mnemonic, sorted.
+    pub fn mnemonics(&self) -> Vec<&str> {
+        let mut v: Vec<&str> = self.mnemonics.keys().map(String::as_str).collect();
+        v.sort();
+        v
+    }
+
+    pub(crate) fn opcodes_of(&self, mnemonic: &str) -> Option<&[usize]> {
+        self.mnemonics.get(mnemonic).map(Vec::as_slice)
+    }
+
+    /// Parses one instruction line at address `addr`. `labels` resolves `` `(label) ``
+    /// references to absolute addresses.
+    pub fn parse_line(
+        &self,
+        line: &str,
+        addr: u64,
+        labels: &dyn Fn(&str) -> Option<u64>,
+    ) -> Result<Decoded, AsmError> {
+        parse::parse_line(self, line, addr, labels)
+    }
+
+    /// Prints an instruction located at `addr`.
+    pub fn print(&self, d: &Decoded, addr: u64) -> String {
+        print::print(self, d, addr)
+    }
+}
+
+/// The assembly mnemonic of opcode `i`: its optype's name with `_` written `.`.
+pub fn mnemonic(model: &Model, i: usize) -> String {
+    let op = &model.opcodes[i];
+    let name = op
+        .optype
+        .map(|d| model.def(d).name.as_str())
+        .unwrap_or(op.name.as_str());
+    name.replace('_', ".")
+}
+
+fn sub_kind(model: &Model, op: &crate::model::Opcode, sub: usize) -> SubKind {
+    let f = &op.fields[sub];
+    match f.sub_name() {
+        Some("not") => SubKind::Not,
+        Some("neg") => {
+            let ext = op.asm_formats.iter().find_map(|a| match *a {
+                AsmFormat::INegX { neg, ext } if neg == sub => Some(ext),
+                _ => None,
+            });
+            SubKind::Neg { ext }
+        }
+        Some("bitnot") => SubKind::BitNot,
+        _ => {
+            let _ = model;
+            SubKind::Suffix
+        }
+    }
+}
+
+fn opcode_asm(model: &Model, i: usize) -> OpcodeAsm {
+    let op = &model.opcodes[i];
+    let guard = op.guard(model);
+    let operands: Vec<_> = op
+        .order
+        .iter()
+        .filter(|o| !matches!(o.kind, OperandKind::Field(f) if Some(f) == guard))
+        .cloned()
+        .collect();
+    let mut subs: HashMap<usize, Vec<(usize, SubKind)>> = HashMap::new();
+    for (k, f) in op.fields.iter().enumerate() {
+        if let Role::SubField(base) = f.role {
+            subs.entry(base)
+                .or_default()
+                .push((k, sub_kind(model, op, k)));
+        }
+    }
+    let ishift = op
+        .asm_formats
+        .iter()
+        .filter_map(|a| match *a {
+            AsmFormat::IShift { field, shift } => Some((field, shift)),
+            _ => None,
+        })
+        .collect();
+    let syntax_lines = syntax_lines(model, op);
+    let labels = operand_labels(model, op, &operands, &syntax_lines);
+    let modifiers = modifier_order(model, op, &syntax_lines);
+    OpcodeAsm {
+        guard,
+        operands,
+        labels,
+        modifiers,
+        subs,
+        ishift,
+    }
+}
+
+/// Code lines of the opcode's `__Syntax` (its own, else its optype's).
+fn syntax_lines(model: &Model, op: &crate::model::Opcode) -> Vec<String> {
+    model
+        .opcode_docs(op)
+        .into_iter()
+        .filter(|d| d.kind == DocKind::Syntax)
+        .flat_map(|d| d.code_blocks.iter().flat_map(|b| b.lines.iter()))
+        .map(|l| {
+            let t = l.text.trim();
+            let t = t.split("//").next().unwrap_or("");
+            t.split('$')
+                .next()
+                .unwrap_or("")
+                .trim()
+                .trim_end_matches(';')
+                .to_string()
+        })
+        .filter(|t| !t.is_empty() && !t.starts_with('.'))
+        .collect()
+}
+
+/// Operand labels from a `__Syntax` line with as many operands as the opcode has.
+fn operand_labels(
+    model: &Model,
+    op: &crate::model::Opcode,
+    operands: &[crate::model::Operand],
+    lines: &[String],
+) -> Vec<String> {
+    for line in lines {
+        let Some((_, rest)) = line.split_once(char::is_whitespace) else {
+            continue;
+        };
+        let names: Vec<String> = split_top_level(rest)
+            .into_iter()
+            .map(|s| {
+                s.chars()
+                    .filter(|c| !matches!(c, '{' | '}' | '!' | '-' | '~'))
+                    .collect::<String>()
+                    .trim()
+                    .to_string()
+            })
+            .filter(|s| !s.is_empty())
+            .collect();
+        if names.len() == operands.len() {
+            return names;
+        }
+    }
+    let _ = model;
+    operands
+        .iter()
+        .map(|o| match o.kind {
+            OperandKind::Field(f) => op.fields[f].name.clone(),
+            OperandKind::CMemIndexed { mem, reg } => {
+                format!("C[{}, {}]", op.fields[mem].name, op.fields[reg].name)
+            }
+            OperandKind::RegIndexed { reg, offset, .. } => {
+                format!("[{}, {}]", op.fields[reg].name, op.fields[offset].name)
+            }
+            OperandKind::Word(w) => model.words[w.0].name.clone(),
+        })
+        .collect()
+}
+
+/// Splits at commas that are not inside brackets.
+fn split_top_level(s: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    let mut start = 0;
+    for (i, c) in s.char_indices() {
+        match c {
+            '[' | '(' => depth += 1,
+            ']' | ')' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(&s[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(&s[start..]);
+    out
+}
+
+/// Modifier fields in the order the `__Syntax` lines write them (merged across lines),
+/// then any others in field order.
+fn modifier_order(model: &Model, op: &crate::model::Opcode, lines: &[String]) -> Vec<usize> {
+    let mods: Vec<usize> = op
+        .fields
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| f.role == Role::Modifier)
+        .map(|(i, _)| i)
+        .collect();
+    let mut order: Vec<usize> = Vec::new();
+    for line in lines {
+        let head = line.split_whitespace().next().unwrap_or("");
+        let seq: Vec<usize> = head
+            .split(['.', '{', '}'])
+            .filter(|w| !w.is_empty())
+            .filter_map(|w| {
+                let w = w.trim_end_matches('*');
+                mods.iter().copied().find(|&m| {
+                    op.fields[m].name == w || model.ty(op.fields[m].ty).enum_code(w).is_some()
+                })
+            })
+            .collect();
+        for (k, &m) in seq.iter().enumerate() {
+            if order.contains(&m) {
+                continue;
+            }
+            match seq[k + 1..]
+                .iter()
+                .find_map(|n| order.iter().position(|o| o == n))
+            {
+                Some(pos) => order.insert(pos, m),
+                None => order.push(m),
+            }
+        }
+    }
+    for m in mods {
+        if !order.contains(&m) {
+            order.push(m);
+        }
+    }
+    order
+}
+
+/// A description of what an operand accepts, for messages ("a Reg", "a UImm5").
+pub(crate) fn expected_kind(model: &Model, op: &crate::model::Opcode, o: &OperandKind) -> String {
+    match *o {
+        OperandKind::Field(f) => {
+            let t = model.ty(op.fields[f].ty);
+            match &t.kind {
+                TypeKind::RegFile(_) => format!("a {}", t.name),
+                TypeKind::Immediate { .. } => format!("a {}", t.name),
+                TypeKind::ConstMem { .. } => "a constant-memory operand c[bank][offset]".into(),
+                TypeKind::Enum(vs) => {
+                    let names: Vec<&str> = vs.iter().take(4).map(|v| v.name.as_str()).collect();
+                    format!(
+                        "a {} ({}{})",
+                        t.name,
+                        names.join(", "),
+                        if vs.len() > 4 { ", …" } else { "" }
+                    )
+                }
+            }
+        }
+        OperandKind::CMemIndexed { reg, .. } => format!(
+            "a constant-memory operand c[bank][{}+offset]",
+            model
+                .ty(op.fields[reg].ty)
+                .reg_file()
+                .map_or("REG".to_string(), |r| r.prefix.clone())
+        ),
+        OperandKind::RegIndexed { file, .. } => {
+            let p = model
+                .ty(file)
+                .reg_file()
+                .map_or("", |r| r.prefix.as_str())
+                .to_string();
+            format!("an indexed register {p}[{p}n+offset]")
+        }
+        OperandKind::Word(w) => format!("`{}`", model.words[w.0].name),
+    }
+}
+
+/// Formats a signed value in hex (`0x1f`, `-0x1`).
+pub(crate) fn hex(v: i128) -> String {
+    if v < 0 {
+        format!("-{:#x}", v.unsigned_abs())
+    } else {
+        format!("{v:#x}")
+    }
+}
+
+/// Sign-extends the low `width` bits of `code`.
+pub(crate) fn sign_extend(code: u128, width: u32) -> i128 {
+    if width == 0 || width >= 128 {
+        return code as i128;
+    }
+    let shift = 128 - width;
+    ((code << shift) as i128) >> shift
+}

@@ -1,0 +1,253 @@
+//! Printing an instruction as assembly (see the rules in the module docs of `asm`).
+
+use super::lex::lex_line;
+use super::{hex, parse, sign_extend, Assembler, SubKind};
+use crate::model::interp::Decoded;
+use crate::model::{Model, Opcode, Operand, OperandKind, TypeKind};
+
+/// The code of a symbol sub-field when its symbol is written: `True`, else 1.
+pub(crate) fn set_code(model: &Model, op: &Opcode, sub: usize) -> u128 {
+    model.ty(op.fields[sub].ty).enum_code("True").unwrap_or(1)
+}
+
+/// The code of a symbol sub-field when its symbol is absent: `False`, else 0.
+pub(crate) fn unset_code(model: &Model, op: &Opcode, sub: usize) -> u128 {
+    model.ty(op.fields[sub].ty).enum_code("False").unwrap_or(0)
+}
+
+/// Whether a `CvtINegX` negation prints as `~` (its `ext` modifier is `X`).
+pub(crate) fn neg_is_tilde(
+    model: &Model,
+    op: &Opcode,
+    ext: Option<usize>,
+    values: &[u128],
+) -> bool {
+    ext.is_some_and(|e| model.ty(op.fields[e].ty).enum_name(values[e]) == Some("X"))
+}
+
+/// Registers an operand of this width spans (32 bits each).
+pub(crate) fn reg_count(op: &Opcode, field: usize, values: &[u128]) -> u128 {
+    match op.bitwidth(field) {
+        None => 1,
+        Some(b) => {
+            let bw = b.expr.eval(&|f| values[f]).clamp(1, 1024) as u128;
+            bw.div_ceil(32).max(1)
+        }
+    }
+}
+
+pub(crate) fn print(a: &Assembler, d: &Decoded, addr: u64) -> String {
+    let model = a.model;
+    let op = &model.opcodes[d.opcode];
+    let oa = &a.ops[d.opcode];
+    let v = &d.values;
+    let mut out = String::new();
+
+    // Guard.
+    if let Some(g) = oa.guard {
+        let negated = oa
+            .subs
+            .get(&g)
+            .into_iter()
+            .flatten()
+            .find(|(_, k)| *k == SubKind::Not);
+        let neg_set = negated.is_some_and(|&(s, _)| v[s] == set_code(model, op, s));
+        let at_default = op.fields[g].default == Some(v[g])
+            && negated.is_none_or(|&(s, _)| op.fields[s].default == Some(v[s]) || !neg_set);
+        if !(at_default && !neg_set) {
+            out.push('@');
+            if neg_set {
+                out.push('!');
+            }
+            out.push_str(&reg_name(model, op, g, v[g]));
+            out.push(' ');
+        }
+    }
+
+    // Mnemonic and modifiers.
+    out.push_str(&super::mnemonic(model, d.opcode));
+    for &m in &oa.modifiers {
+        let f = &op.fields[m];
+        if f.default != Some(v[m]) {
+            out.push('.');
+            out.push_str(model.ty(f.ty).enum_name(v[m]).unwrap_or("?"));
+        }
+    }
+
+    // Operands, deciding omissions from the last one back.
+    let texts: Vec<String> = oa
+        .operands
+        .iter()
+        .map(|o| operand_text(a, d, o, addr))
+        .collect();
+    let required_after = parse::required_after(a, d.opcode);
+    let mut printed: Vec<bool> = vec![true; texts.len()];
+    for k in (0..texts.len()).rev() {
+        if !at_default(a, d, &oa.operands[k]) {
+            continue;
+        }
+        let after: Vec<usize> = (k + 1..texts.len()).filter(|&j| printed[j]).collect();
+        let would_take = match after.first() {
+            None => false,
+            Some(&next) => {
+                after.len() > required_after[k]
+                    && lex_line(&format!("X {}", texts[next]))
+                        .ok()
+                        .and_then(|l| l.operands.into_iter().next())
+                        .is_some_and(|tok| parse::kind_fits(a, d.opcode, &oa.operands[k], &tok, v))
+            }
+        };
+        if !would_take {
+            printed[k] = false;
+        }
+    }
+    let shown: Vec<&str> = texts
+        .iter()
+        .zip(&printed)
+        .filter(|(_, p)| **p)
+        .map(|(t, _)| t.as_str())
+        .collect();
+    if !shown.is_empty() {
+        out.push(' ');
+        out.push_str(&shown.join(", "));
+    }
+    out
+}
+
+/// Whether an operand (and its sub-fields) holds its defaults, so it may be left out.
+pub(crate) fn at_default(a: &Assembler, d: &Decoded, o: &Operand) -> bool {
+    let op = &a.model.opcodes[d.opcode];
+    let OperandKind::Field(f) = o.kind else {
+        return false;
+    };
+    let is_default = |i: usize| op.fields[i].default == Some(d.values[i]);
+    is_default(f)
+        && a.ops[d.opcode]
+            .subs
+            .get(&f)
+            .into_iter()
+            .flatten()
+            .all(|&(s, _)| is_default(s))
+}
+
+fn reg_name(model: &Model, op: &Opcode, f: usize, code: u128) -> String {
+    model
+        .ty(op.fields[f].ty)
+        .reg_file()
+        .and_then(|r| r.name_of(code))
+        .unwrap_or_else(|| format!("{code:#x}"))
+}
+
+fn prefixes(a: &Assembler, d: &Decoded, f: usize) -> String {
+    let model = a.model;
+    let op = &model.opcodes[d.opcode];
+    let mut s = String::new();
+    let subs = a.ops[d.opcode].subs.get(&f);
+    for want in [0, 1, 2] {
+        for &(sub, kind) in subs.into_iter().flatten() {
+            let set = d.values[sub] == set_code(model, op, sub);
+            if !set {
+                continue;
+            }
+            match (want, kind) {
+                (0, SubKind::Not) => s.push('!'),
+                (1, SubKind::Neg { ext }) => s.push(if neg_is_tilde(model, op, ext, &d.values) {
+                    '~'
+                } else {
+                    '-'
+                }),
+                (2, SubKind::BitNot) => s.push('~'),
+                _ => {}
+            }
+        }
+    }
+    s
+}
+
+fn suffixes(a: &Assembler, d: &Decoded, f: usize) -> String {
+    let model = a.model;
+    let op = &model.opcodes[d.opcode];
+    let mut s = String::new();
+    for &(sub, kind) in a.ops[d.opcode].subs.get(&f).into_iter().flatten() {
+        if kind == SubKind::Suffix && op.fields[sub].default != Some(d.values[sub]) {
+            s.push('.');
+            s.push_str(
+                model
+                    .ty(op.fields[sub].ty)
+                    .enum_name(d.values[sub])
+                    .unwrap_or("?"),
+            );
+        }
+    }
+    s
+}
+
+fn operand_text(a: &Assembler, d: &Decoded, o: &Operand, addr: u64) -> String {
+    let model = a.model;
+    let op = &model.opcodes[d.opcode];
+    let v = &d.values;
+    match o.kind {
+        OperandKind::Field(f) => {
+            let t = model.ty(op.fields[f].ty);
+            let core = match &t.kind {
+                TypeKind::RegFile(rf) => {
+                    let count = reg_count(op, f, v);
+                    if count > 1 && (rf.lo..=rf.hi).contains(&v[f]) {
+                        format!("{}[{}:{}]", rf.prefix, v[f], v[f] + count - 1)
+                    } else {
+                        reg_name(model, op, f, v[f])
+                    }
+                }
+                TypeKind::Immediate { signed } => {
+                    let value = if *signed {
+                        sign_extend(v[f], t.width)
+                    } else {
+                        v[f] as i128
+                    };
+                    match a.ops[d.opcode].ishift.get(&f) {
+                        Some(&shift) => hex(addr as i128 + 16 + (value << shift)),
+                        None => hex(value),
+                    }
+                }
+                TypeKind::ConstMem { offset_bits, .. } => cmem_text(v[f], *offset_bits, None),
+                TypeKind::Enum(_) => t.enum_name(v[f]).unwrap_or("?").to_string(),
+            };
+            format!("{}{}{}", prefixes(a, d, f), core, suffixes(a, d, f))
+        }
+        OperandKind::CMemIndexed { mem, reg } => {
+            let TypeKind::ConstMem { offset_bits, .. } = model.ty(op.fields[mem].ty).kind else {
+                return String::new();
+            };
+            let rf = model.ty(op.fields[reg].ty).reg_file();
+            let is_zero = rf.is_some_and(|r| !(r.lo..=r.hi).contains(&v[reg]));
+            let reg_text = (!is_zero).then(|| reg_name(model, op, reg, v[reg]));
+            format!(
+                "{}{}",
+                prefixes(a, d, mem),
+                cmem_text(v[mem], offset_bits, reg_text)
+            )
+        }
+        OperandKind::RegIndexed { file, reg, offset } => {
+            let prefix = model.ty(file).reg_file().map_or("", |r| r.prefix.as_str());
+            let off = sign_extend(v[offset], model.ty(op.fields[offset].ty).width);
+            let base = reg_name(model, op, reg, v[reg]);
+            match off {
+                0 => format!("{prefix}[{base}]"),
+                o if o < 0 => format!("{prefix}[{base}-{:#x}]", o.unsigned_abs()),
+                o => format!("{prefix}[{base}+{o:#x}]"),
+            }
+        }
+        OperandKind::Word(w) => model.words[w.0].name.clone(),
+    }
+}
+
+fn cmem_text(code: u128, offset_bits: u32, reg: Option<String>) -> String {
+    let bank = code >> offset_bits;
+    let off = sign_extend(code & crate::model::mask(0, offset_bits), offset_bits);
+    match reg {
+        None => format!("c[{bank:#x}][{}]", hex(off)),
+        Some(r) if off == 0 => format!("c[{bank:#x}][{r}]"),
+        Some(r) if off < 0 => format!("c[{bank:#x}][{r}-{:#x}]", off.unsigned_abs()),
+        Some(r) => format!("c[{bank:#x}][{r}+{off:#x}]"),
+    }
+}

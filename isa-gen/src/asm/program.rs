@@ -1,0 +1,177 @@
+//! Whole programs: one instruction per line, `//` comments, labels `.L_name:`,
+//! `` `(.L_name) `` references, optional `/*0040*/` address prefixes.
+//!
+//! Every instruction is 16 bytes, so label addresses are known from a first pass over
+//! the text alone; the second pass assembles each line with those labels. The line
+//! assembler is a parameter, so the interpreting tier and the generated code share this.
+
+use std::collections::HashMap;
+
+use super::AsmError;
+
+/// Bytes per instruction.
+pub const INST_SIZE: u64 = 16;
+
+/// An error on one line of a program.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProgramError {
+    /// 1-based line number.
+    pub line: usize,
+    /// 1-based column.
+    pub column: usize,
+    pub message: String,
+}
+
+/// The instruction lines of a program with their addresses and labels.
+#[derive(Debug, Clone, Default)]
+pub struct Layout<'a> {
+    /// (1-based line number, byte offset of the instruction text in the line, text, address).
+    pub lines: Vec<(usize, usize, &'a str, u64)>,
+    pub labels: HashMap<&'a str, u64>,
+}
+
+fn err(line: usize, text: &str, at: usize, message: String) -> ProgramError {
+    ProgramError {
+        line,
+        column: text.get(..at).map_or(1, |s| s.chars().count() + 1),
+        message,
+    }
+}
+
+/// First pass: strips comments, address prefixes and labels; assigns addresses from `base`.
+pub fn layout(src: &str, base: u64) -> Result<Layout<'_>, Vec<ProgramError>> {
+    let mut out = Layout::default();
+    let mut errors = Vec::new();
+    let mut addr = base;
+    for (i, raw) in src.lines().enumerate() {
+        let lineno = i + 1;
+        let line = raw.strip_suffix('\r').unwrap_or(raw);
+        let code_end = line.find("//").unwrap_or(line.len());
+        let mut pos = 0;
+        let skip_ws = |p: &mut usize| {
+            while line[*p..code_end].starts_with([' ', '\t']) {
+                *p += 1;
+            }
+        };
+        skip_ws(&mut pos);
+        // `/*0040*/` address prefix.
+        if line[pos..code_end].starts_with("/*") {
+            let Some(close) = line[pos..code_end].find("*/") else {
+                errors.push(err(
+                    lineno,
+                    line,
+                    pos,
+                    "unterminated `/*` address prefix".into(),
+                ));
+                continue;
+            };
+            let inner = line[pos + 2..pos + close].trim();
+            let value = u64::from_str_radix(inner.trim_start_matches("0x"), 16).ok();
+            match value {
+                Some(v) if v == addr => {}
+                Some(v) => errors.push(err(
+                    lineno,
+                    line,
+                    pos,
+                    format!("address prefix {v:#06x} does not match this instruction's address {addr:#06x}"),
+                )),
+                None => errors.push(err(lineno, line, pos, format!("`/*{inner}*/` is not a hex address"))),
+            }
+            pos += close + 2;
+            skip_ws(&mut pos);
+        }
+        // Labels `name:` (several allowed).
+        loop {
+            let rest = &line[pos..code_end];
+            let name_len = rest
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '$'))
+                .unwrap_or(rest.len());
+            if name_len > 0 && rest[name_len..].starts_with(':') {
+                let name = &rest[..name_len];
+                if out.labels.insert(name, addr).is_some() {
+                    errors.push(err(
+                        lineno,
+                        line,
+                        pos,
+                        format!("label `{name}` is defined twice"),
+                    ));
+                }
+                pos += name_len + 1;
+                skip_ws(&mut pos);
+            } else {
+                break;
+            }
+        }
+        let text = line[pos..code_end].trim_end();
+        let text = text.strip_suffix(';').unwrap_or(text).trim_end();
+        if text.is_empty() {
+            continue;
+        }
+        out.lines.push((lineno, pos, text, addr));
+        addr += INST_SIZE;
+    }
+    if errors.is_empty() {
+        Ok(out)
+    } else {
+        Err(errors)
+    }
+}
+
+/// Assembles a program with `line_asm(text, addr, labels)` for each instruction.
+pub fn assemble<T>(
+    src: &str,
+    base: u64,
+    mut line_asm: impl FnMut(&str, u64, &dyn Fn(&str) -> Option<u64>) -> Result<T, AsmError>,
+) -> Result<Vec<(u64, T)>, Vec<ProgramError>> {
+    let layout = layout(src, base)?;
+    let labels = |name: &str| layout.labels.get(name).copied();
+    let mut out = Vec::new();
+    let mut errors = Vec::new();
+    for &(lineno, offset, text, addr) in &layout.lines {
+        match line_asm(text, addr, &labels) {
+            Ok(t) => out.push((addr, t)),
+            Err(e) => {
+                let full = src.lines().nth(lineno - 1).unwrap_or("");
+                let at = offset + e.span.start.min(text.len());
+                errors.push(ProgramError {
+                    line: lineno,
+                    column: full.get(..at).map_or(1, |s| s.chars().count() + 1),
+                    message: e.to_string(),
+                });
+            }
+        }
+    }
+    if errors.is_empty() {
+        Ok(out)
+    } else {
+        Err(errors)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn layout_assigns_addresses_labels_and_prefixes() {
+        let src =
+            "// header\n.L_a:\n  /*0000*/ NOP ;\n/*0010*/ .L_b: BRA `(.L_a) // back\n\nEXIT;\n";
+        let l = layout(src, 0).unwrap();
+        assert_eq!(l.labels[".L_a"], 0);
+        assert_eq!(l.labels[".L_b"], 0x10);
+        let texts: Vec<_> = l.lines.iter().map(|x| (x.0, x.2, x.3)).collect();
+        assert_eq!(
+            texts,
+            [(3, "NOP", 0), (4, "BRA `(.L_a)", 0x10), (6, "EXIT", 0x20)]
+        );
+    }
+
+    #[test]
+    fn layout_rejects_wrong_prefix_and_duplicate_labels() {
+        let e = layout("/*0010*/ NOP\n.L:\n.L: NOP\n", 0).unwrap_err();
+        assert_eq!(e.len(), 2);
+        assert_eq!((e[0].line, e[0].column), (1, 1));
+        assert!(e[0].message.contains("does not match"));
+        assert_eq!((e[1].line, e[1].column), (3, 1));
+    }
+}
