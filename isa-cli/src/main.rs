@@ -1,8 +1,11 @@
 //! `isa`: the command-line tool of the ISA toolchain.
 //!
 //! ```text
-//! isa check PATH...            check spec files (directories: their *.isa files)
-//! isa gen PATH... -o FILE      generate the Rust API for a spec
+//! isa check PATH...                     check spec files (directories: their *.isa files)
+//! isa gen PATH... -o FILE               generate the Rust API for a spec
+//! isa asm FILE.s [-o FILE.bin | --hex]  assemble a program
+//! isa disasm FILE.bin [--base ADDR]     disassemble 16-byte little-endian records
+//! isa disasm --hex WORD...              disassemble words given in hex
 //! ```
 //!
 //! Exit codes: 0 success, 1 the input has errors, 2 usage or I/O error.
@@ -13,15 +16,24 @@ use std::process::ExitCode;
 
 use codespan_reporting::term::termcolor::{ColorChoice, StandardStream};
 
+mod asm;
+
 const USAGE: &str = "\
 isa: the ISA toolchain
 
 USAGE:
     isa check PATH...           Check spec files and report every error and warning
     isa gen PATH... -o FILE     Generate the Rust API for a spec (`-o -` for stdout)
+    isa asm FILE.s [-o FILE.bin | --hex]
+                                Assemble a program (default: hex words on stdout)
+    isa disasm FILE.bin [--base ADDR]
+                                Disassemble 16-byte little-endian instruction records
+    isa disasm --hex WORD...    Disassemble 128-bit words given in hex
     isa help                    Show this message
 
 PATH is a spec file or a directory (its *.isa files are used, in name order).
+Programs: one instruction per line, `//` comments, labels `.L_name:`, references
+`(.L_name)` in branch targets, optional `/*0040*/` address prefixes, `.word 0x…`.
 
 EXIT STATUS:
     0 success, 1 the spec has errors, 2 usage or I/O error";
@@ -45,13 +57,15 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
     match cmd.as_str() {
         "check" => check(rest),
         "gen" => gen(rest),
+        "asm" => asm_cmd(rest),
+        "disasm" => disasm_cmd(rest),
         "help" | "-h" | "--help" => {
             println!("{USAGE}");
             Ok(ExitCode::SUCCESS)
         }
         other => Err(format!(
             "unknown command `{other}`{}\n\n{USAGE}",
-            isa_gen::suggest::nearest(other, ["check", "gen", "help"])
+            isa_gen::suggest::nearest(other, ["check", "gen", "asm", "disasm", "help"])
                 .map(|s| format!(" (did you mean `{s}`?)"))
                 .unwrap_or_default()
         )),
@@ -173,4 +187,130 @@ fn same_file(a: &Path, b: &Path) -> bool {
         (Ok(x), Ok(y)) => x == y,
         _ => false,
     }
+}
+
+fn asm_cmd(args: &[String]) -> Result<ExitCode, String> {
+    let mut input = None;
+    let mut output = None;
+    let mut hex = false;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "-o" | "--output" => output = Some(it.next().ok_or("`-o` needs a file name")?.clone()),
+            "--hex" => hex = true,
+            s if s.starts_with('-') => return Err(format!("unknown option `{s}`")),
+            s if input.is_none() => input = Some(s.to_string()),
+            s => return Err(format!("unexpected argument `{s}` (one program at a time)")),
+        }
+    }
+    let input = input.ok_or("`isa asm` needs a program file")?;
+    if hex && output.is_some() {
+        return Err("give either `-o FILE` or `--hex`, not both".into());
+    }
+    let src = std::fs::read_to_string(&input).map_err(|e| format!("{input}: {e}"))?;
+    let words = match asm::assemble(&input, &src) {
+        Ok(w) => w,
+        Err(errors) => {
+            for e in errors {
+                eprintln!("{e}");
+            }
+            return Ok(ExitCode::from(1));
+        }
+    };
+    match output {
+        Some(out) => {
+            if same_file(Path::new(&out), Path::new(&input)) {
+                return Err(format!("refusing to overwrite the input {input}"));
+            }
+            asm::write_binary(Path::new(&out), &words).map_err(|e| format!("{out}: {e}"))?;
+        }
+        None => {
+            let mut s = String::new();
+            for w in &words {
+                s.push_str(&format!("{w:#034x}\n"));
+            }
+            std::io::stdout()
+                .write_all(s.as_bytes())
+                .map_err(|e| e.to_string())?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn parse_u64(s: &str) -> Option<u64> {
+    match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        Some(h) => u64::from_str_radix(h, 16).ok(),
+        None => s.parse().ok(),
+    }
+}
+
+fn disasm_cmd(args: &[String]) -> Result<ExitCode, String> {
+    let mut base = 0u64;
+    let mut hex_words: Option<Vec<String>> = None;
+    let mut input = None;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--base" => {
+                let v = it.next().ok_or("`--base` needs an address")?;
+                base = parse_u64(v).ok_or(format!("`--base {v}`: not an address"))?;
+                if !base.is_multiple_of(16) {
+                    return Err(format!("`--base {v}`: instructions are 16-byte aligned"));
+                }
+            }
+            "--hex" => hex_words = Some(it.by_ref().cloned().collect()),
+            s if s.starts_with('-') => return Err(format!("unknown option `{s}`")),
+            s if input.is_none() => input = Some(s.to_string()),
+            s => return Err(format!("unexpected argument `{s}`")),
+        }
+    }
+    let (text, problems) = match (hex_words, input) {
+        (Some(words), None) => {
+            if words.is_empty() {
+                return Err("`--hex` needs at least one word".into());
+            }
+            let mut text = String::new();
+            let mut problems = Vec::new();
+            for (k, w) in words.iter().enumerate() {
+                let digits = w
+                    .trim_start_matches("0x")
+                    .trim_start_matches("0X")
+                    .replace('_', "");
+                let word = u128::from_str_radix(&digits, 16)
+                    .map_err(|_| format!("`{w}` is not a 128-bit hex word"))?;
+                let addr = base + 16 * k as u64;
+                let (line, problem) = asm::disasm_line(word, addr);
+                text.push_str(&line);
+                text.push('\n');
+                if let Some(p) = problem {
+                    problems.push(format!("word {} ({w}): {p}", k + 1));
+                }
+            }
+            (text, problems)
+        }
+        (None, Some(path)) => {
+            let bytes = std::fs::read(&path).map_err(|e| format!("{path}: {e}"))?;
+            let (text, problems) = asm::disassemble(&bytes, base);
+            (
+                text,
+                problems
+                    .into_iter()
+                    .map(|p| format!("{path}: {p}"))
+                    .collect(),
+            )
+        }
+        (Some(_), Some(_)) => return Err("give a file or `--hex WORD...`, not both".into()),
+        (None, None) => return Err("`isa disasm` needs a file or `--hex WORD...`".into()),
+    };
+    std::io::stdout()
+        .write_all(text.as_bytes())
+        .map_err(|e| e.to_string())?;
+    for p in &problems {
+        eprintln!("warning: {p}");
+    }
+    Ok(if problems.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }

@@ -27,7 +27,9 @@ impl Parse for Paths {
     fn parse(input: ParseStream) -> syn::Result<Self> {
         let list = Punctuated::<LitStr, Token![,]>::parse_terminated(input)?;
         if list.is_empty() {
-            return Err(input.error("expected the path of a spec file or directory, e.g. `include_isa!(\"isa-spec\")`"));
+            return Err(input.error(
+                "expected the path of a spec file or directory, e.g. `include_isa!(\"isa-spec\")`",
+            ));
         }
         Ok(Paths(list.into_iter().collect()))
     }
@@ -58,7 +60,9 @@ pub fn include_isa(input: TokenStream) -> TokenStream {
         .unwrap_or_default();
     // `local_file` is relative to the compiler's working directory; `include_bytes!`
     // below needs paths that do not depend on the invoking file.
-    let dir = std::env::current_dir().map(|cwd| cwd.join(&dir)).unwrap_or(dir);
+    let dir = std::env::current_dir()
+        .map(|cwd| cwd.join(&dir))
+        .unwrap_or(dir);
     // (path on disk, name shown in diagnostics)
     let mut files: Vec<(PathBuf, String)> = Vec::new();
     for lit in &paths.0 {
@@ -82,7 +86,12 @@ pub fn include_isa(input: TokenStream) -> TokenStream {
     }
     let key: Vec<_> = files
         .iter()
-        .map(|(f, _)| (f.clone(), std::fs::metadata(f).and_then(|m| m.modified()).ok()))
+        .map(|(f, _)| {
+            (
+                f.clone(),
+                std::fs::metadata(f).and_then(|m| m.modified()).ok(),
+            )
+        })
         .collect();
     let result = {
         let mut cache = cache().lock().unwrap_or_else(|p| p.into_inner());
@@ -122,7 +131,9 @@ fn generate(files: &[(PathBuf, String)]) -> Result<String, String> {
             checked.render_diagnostics()
         ));
     }
-    checked.generate().ok_or_else(|| "the spec produced no code".to_string())
+    checked
+        .generate()
+        .ok_or_else(|| "the spec produced no code".to_string())
 }
 
 fn error(span: proc_macro2::Span, msg: &str) -> TokenStream {

@@ -32,6 +32,7 @@ files!("base.isa", "bru.isa", "misc.isa", "sync.isa", "udp.isa");
 #[cfg(test)]
 mod tests {
     extern crate std;
+    use std::string::ToString;
     use std::vec::Vec;
 
     #[test]
@@ -45,6 +46,9 @@ mod tests {
             .collect();
         on_disk.sort();
         let embedded: Vec<_> = super::FILES.iter().map(|f| f.name.to_string()).collect();
-        assert_eq!(on_disk, embedded, "update the files! list in isa-spec/src/lib.rs");
+        assert_eq!(
+            on_disk, embedded,
+            "update the files! list in isa-spec/src/lib.rs"
+        );
     }
 }

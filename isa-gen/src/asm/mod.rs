@@ -14,7 +14,9 @@
 //!   and `~` prefixes (`CvtINegX` turns `-` into `~` when its `ext` modifier is `X`), other
 //!   sub-fields as `.VALUE` suffixes (left out at their default);
 //! - a register whose Bitwidth is over 32 prints as a range (`R[2:3]`); constant registers
-//!   (`RZ`, `URZ`) print plain;
+//!   (`RZ`, `URZ`) print plain. A range names registers by number, as the encoding does,
+//!   so it may run past the last numbered register (`R[254:255]` is a 64-bit operand at
+//!   `R254`); only its first register must exist;
 //! - immediates print in hex (`-0x1` for negative signed ones); a `CvtIShift` operand is a
 //!   branch target, printed as the absolute address `pc + 16 + (value << n)`;
 //! - `c[0x0][0x160]`, `c[0x1][UR4-0x1]` (the register left out when it is the constant
@@ -28,9 +30,13 @@
 //! pattern (`0xffffffff` for `-1`).
 
 pub mod lex;
+pub mod omit;
 mod parse;
 mod print;
 pub mod program;
+
+pub(crate) use expected_kind as expected_kind_pub;
+pub(crate) use parse::required_after as required_after_pub;
 
 use std::collections::HashMap;
 use std::fmt;
@@ -140,7 +146,13 @@ impl<'m> Assembler<'m> {
     }
 
     /// Parses one instruction line at address `addr`. `labels` resolves `` `(label) ``
-    /// references to absolute addresses.
+    /// references to absolute addresses. A line without an instruction (empty, only a
+    /// comment or `;`) is an error; [`program::assemble`] skips such lines itself.
+    ///
+    /// When several opcodes share the mnemonic, the error is that of the opcode the
+    /// line fits best: the one whose operands match by kind furthest along the line,
+    /// reporting its first problem; kind mismatches of several opcodes at the same
+    /// operand are merged ("expected a Reg or a UImm5").
     pub fn parse_line(
         &self,
         line: &str,

@@ -9,12 +9,82 @@ use crate::suggest;
 
 /// Why one candidate opcode rejected the line.
 struct Fail {
-    /// How far it got: higher is more specific.
+    /// How far it got: higher is more specific (see [`operand_rank`]).
     rank: u32,
     err: AsmError,
-    /// Operand index and expectation, when the failure is a kind mismatch (so the
-    /// expectations of several candidates can be merged).
-    mismatch: Option<(usize, String)>,
+    /// Set when the failure is a kind mismatch or a missing operand, so the expectations
+    /// of several candidates can be merged ("expected a Reg or a UImm5").
+    expect: Option<Expect>,
+}
+
+/// "`SHFL.UP` operand 4 (SrcB): expected a Reg, found UR3" (or "… is missing: …").
+struct Expect {
+    /// "`SHFL.UP` operand 4" (or "operand 2 or 3" when optional operands were skipped).
+    what: String,
+    /// The operands' names (`SrcB`).
+    labels: Vec<String>,
+    kinds: Vec<String>,
+    /// The token found; `None` when the operand is missing.
+    found: Option<String>,
+}
+
+impl Expect {
+    fn message(&self) -> String {
+        let labels: Vec<&str> = self.labels.iter().map(String::as_str).collect();
+        let kinds: Vec<&str> = self.kinds.iter().map(String::as_str).collect();
+        let what = format!("{} ({})", self.what, labels.join(" or "));
+        match &self.found {
+            Some(f) => format!("{what}: expected {}, found {f}", join_or(&kinds)),
+            None => format!("{what} is missing: expected {}", join_or(&kinds)),
+        }
+    }
+
+    /// Adds the labels and kinds of another candidate's failure at the same operand.
+    fn merge(&mut self, other: &Expect) {
+        for (mine, theirs) in [
+            (&mut self.labels, &other.labels),
+            (&mut self.kinds, &other.kinds),
+        ] {
+            for x in theirs {
+                if !mine.contains(x) {
+                    mine.push(x.clone());
+                }
+            }
+        }
+    }
+}
+
+/// The rank of a failure in the operands. A candidate whose operands are the right kind
+/// further along the line is the one the writer most likely meant, even when it failed
+/// earlier on a value (`R1` where its Bitwidth wants `R[1:2]`): `reach` is how many
+/// operands fit by kind (one more than all of them when the whole line did), `at` the
+/// operand the reported error is at, `invalid` whether it is a wrong value of the right
+/// kind (more specific than a wrong kind at the same operand).
+fn operand_rank(reach: usize, at: usize, invalid: bool) -> u32 {
+    10 + 1000 * reach as u32 + 2 * at as u32 + u32::from(invalid)
+}
+
+/// The failure of a candidate whose operand walk stopped at operand `reach` with `err`
+/// (a wrong kind, a missing operand, or one too many); when an earlier operand had a
+/// wrong value, that first error is the one reported.
+fn operand_fail(
+    reach: usize,
+    err: AsmError,
+    expect: Option<Expect>,
+    first_invalid: Option<(usize, AsmError)>,
+) -> Fail {
+    match first_invalid {
+        Some((at, err)) => Fail {
+            rank: operand_rank(reach, at, true),
+            err,
+            expect: None,
+        },
+        None => Fail {
+            rank: operand_rank(reach, reach, false),
+            err,
+            expect,
+        },
+    }
 }
 
 /// Outcome of trying a token on an operand.
@@ -74,7 +144,7 @@ pub(crate) fn parse_line(
     let Some((k, candidates)) = found else {
         let p = &toks.parts[0];
         let mut e = AsmError::new(p.span.clone(), format!("unknown mnemonic `{}`", p.text));
-        let near = suggest::nearest_n(p.text, a.mnemonics(), 3);
+        let near = nearest(p.text, a.mnemonics());
         if !near.is_empty() {
             e.notes.push(format!("did you mean {}?", quoted(&near)));
         }
@@ -90,7 +160,7 @@ pub(crate) fn parse_line(
             Err(f) => fails.push(f),
         }
     }
-    Err(best_failure(fails, mnemonic_text))
+    Err(best_failure(fails))
 }
 
 fn quoted(items: &[&str]) -> String {
@@ -102,39 +172,46 @@ fn quoted(items: &[&str]) -> String {
     }
 }
 
-/// The most specific failure; kind mismatches at the same operand are merged
-/// ("expected a Reg or a UImm5").
-fn best_failure(mut fails: Vec<Fail>, mnemonic: &str) -> AsmError {
+/// Up to three candidates near `word`: by edit distance, else one swap of adjacent
+/// letters away (`SHLF` → `SHFL`), which plain edit distance counts as two edits.
+fn nearest<'c>(word: &str, candidates: Vec<&'c str>) -> Vec<&'c str> {
+    let near = suggest::nearest_n(word, candidates.iter().copied(), 3);
+    if !near.is_empty() {
+        return near;
+    }
+    let w: Vec<char> = word.chars().flat_map(char::to_uppercase).collect();
+    candidates
+        .into_iter()
+        .filter(|c| {
+            let c: Vec<char> = c.chars().flat_map(char::to_uppercase).collect();
+            c.len() == w.len()
+                && (0..w.len().saturating_sub(1)).any(|i| {
+                    w[i] != w[i + 1]
+                        && w[i] == c[i + 1]
+                        && w[i + 1] == c[i]
+                        && w[..i] == c[..i]
+                        && w[i + 2..] == c[i + 2..]
+                })
+        })
+        .take(3)
+        .collect()
+}
+
+/// The most specific failure; kind mismatches (or missing operands) at the same operand
+/// are merged ("expected a Reg or a UImm5").
+fn best_failure(mut fails: Vec<Fail>) -> AsmError {
     let top = fails.iter().map(|f| f.rank).max().unwrap_or(0);
     fails.retain(|f| f.rank == top);
-    let first = fails.remove(0);
-    let Some((idx, exp)) = first.mismatch.clone() else {
-        return first.err;
-    };
-    let mut expected = vec![exp];
-    for f in &fails {
-        if let Some((i, e)) = &f.mismatch {
-            if *i == idx && !expected.contains(e) {
-                expected.push(e.clone());
+    let mut first = fails.remove(0);
+    if let Some(exp) = &mut first.expect {
+        for e in fails.iter().filter_map(|f| f.expect.as_ref()) {
+            if e.what == exp.what && e.found == exp.found {
+                exp.merge(e);
             }
         }
+        first.err.message = exp.message();
     }
-    let mut err = first.err;
-    if expected.len() > 1 {
-        // Rebuild the message with every alternative.
-        if let Some(pos) = err.message.find(": expected ") {
-            let head = err.message[..pos].to_string();
-            let found = err
-                .message
-                .rsplit_once(", found ")
-                .map(|(_, f)| f.to_string())
-                .unwrap_or_default();
-            let alts: Vec<&str> = expected.iter().map(String::as_str).collect();
-            err.message = format!("{head}: expected {}, found {found}", join_or(&alts));
-        }
-    }
-    let _ = mnemonic;
-    err
+    first.err
 }
 
 fn join_or(items: &[&str]) -> String {
@@ -151,6 +228,30 @@ fn hints(model: &Model, op: &Opcode, o: &OperandKind, tok: &OperandTok) -> Vec<S
         return Vec::new();
     };
     let mut out = Vec::new();
+    // A numbered register past the end of its file (`R255`, `UR63`).
+    let base = name.split_once('.').map_or(name, |(b, _)| b);
+    for t in &model.types {
+        let Some(rf) = t.reg_file() else { continue };
+        let number = base.strip_prefix(rf.prefix.as_str());
+        if number.is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+            && rf.code_of(base).is_none()
+        {
+            let named: Vec<&str> = rf.named.iter().map(|(n, _)| n.as_str()).collect();
+            out.push(format!(
+                "`{base}` does not exist: `{}` has {}{}..{}{}{}",
+                t.name,
+                rf.prefix,
+                rf.lo,
+                rf.prefix,
+                rf.hi,
+                if named.is_empty() {
+                    String::new()
+                } else {
+                    format!(" and {}", named.join(", "))
+                }
+            ));
+        }
+    }
     if op.fields.iter().any(|f| f.name == name) {
         out.push(format!(
             "`{name}` is the operand's name in the spec; write {} instead",
@@ -187,7 +288,9 @@ fn found_text(tok: &OperandTok) -> String {
     tok.text.to_string()
 }
 
-#[allow(clippy::too_many_arguments)]
+// A failure is built once per rejected candidate, never on the success path, so its
+// size does not matter.
+#[allow(clippy::too_many_arguments, clippy::result_large_err)]
 fn attempt(
     a: &Assembler,
     opcode: usize,
@@ -212,30 +315,37 @@ fn attempt(
     let mnemonic_span = toks.parts[0].span.start..toks.parts.last().map_or(0, |p| p.span.end);
 
     // Modifiers.
-    let mut given: Vec<usize> = Vec::new();
+    // Modifier fields given so far, with the part that gave each.
+    let mut given: Vec<(usize, &str)> = Vec::new();
     for part in mods {
+        // Errors point at the whole `.NAME`, dot included.
+        let span = part.span.start.saturating_sub(1)..part.span.end;
         let hit = oa
             .modifiers
             .iter()
             .copied()
             .find(|&m| model.ty(op.fields[m].ty).enum_code(part.text).is_some());
         match hit {
-            Some(m) if given.contains(&m) => {
+            Some(m) if given.iter().any(|g| g.0 == m) => {
+                let earlier = given.iter().find(|g| g.0 == m).map_or("", |g| g.1);
+                let name = super::mnemonic(model, opcode);
+                let message = if earlier == part.text {
+                    format!("modifier `.{}` is given twice", part.text)
+                } else {
+                    format!(
+                        "`.{}` and `.{earlier}` both set the `.{}` modifier of `{name}`",
+                        part.text, op.fields[m].name
+                    )
+                };
                 return Err(Fail {
                     rank: 1,
-                    err: AsmError::new(
-                        part.span.clone(),
-                        format!(
-                            "modifier `.{}` of `{mnemonic}` is given twice",
-                            op.fields[m].name
-                        ),
-                    ),
-                    mismatch: None,
-                })
+                    err: AsmError::new(span, message),
+                    expect: None,
+                });
             }
             Some(m) => {
                 d.values[m] = model.ty(op.fields[m].ty).enum_code(part.text).unwrap_or(0);
-                given.push(m);
+                given.push((m, part.text));
             }
             None => {
                 let values: Vec<&str> = oa
@@ -245,7 +355,7 @@ fn attempt(
                     .map(|v| v.name.as_str())
                     .collect();
                 let mut err = AsmError::new(
-                    part.span.clone(),
+                    span,
                     format!(
                         "unknown modifier `.{}` for `{}`",
                         part.text,
@@ -268,14 +378,14 @@ fn attempt(
                 return Err(Fail {
                     rank: 1,
                     err,
-                    mismatch: None,
+                    expect: None,
                 });
             }
         }
     }
     for &m in &oa.modifiers {
         let f = &op.fields[m];
-        if f.default.is_none() && !given.contains(&m) {
+        if f.default.is_none() && !given.iter().any(|g| g.0 == m) {
             let vals: Vec<String> = model
                 .ty(f.ty)
                 .enum_values()
@@ -293,7 +403,7 @@ fn attempt(
                         vals.join(", ")
                     ),
                 ),
-                mismatch: None,
+                expect: None,
             });
         }
     }
@@ -307,7 +417,7 @@ fn attempt(
                     g.span.clone(),
                     format!("`{mnemonic}` takes no guard predicate"),
                 ),
-                mismatch: None,
+                expect: None,
             });
         };
         let t = model.ty(op.fields[gf].ty);
@@ -322,7 +432,7 @@ fn attempt(
                         t.name, g.name
                     ),
                 ),
-                mismatch: None,
+                expect: None,
             });
         };
         d.values[gf] = code;
@@ -342,17 +452,19 @@ fn attempt(
                             g.span.clone(),
                             format!("the guard of `{mnemonic}` cannot be negated"),
                         ),
-                        mismatch: None,
+                        expect: None,
                     })
                 }
             }
         }
     }
 
-    // Operands.
+    // Operands. After a wrong value the walk goes on checking kinds only, so that the
+    // rank says how well the whole line fits this opcode; the first error is reported.
     let req_after = required_after(a, opcode);
     let n = toks.operands.len();
     let mut t = 0;
+    let mut first_invalid: Option<(usize, AsmError)> = None;
     // Optional operands skipped at the current token, for the mismatch message.
     let mut skipped: Vec<usize> = Vec::new();
     let mut skipped_at = usize::MAX;
@@ -368,17 +480,14 @@ fn attempt(
                 continue;
             }
             let end = line_end(toks);
-            return Err(Fail {
-                rank: 10 + 2 * k as u32,
-                err: AsmError::new(
-                    end..end,
-                    format!(
-                        "{what} is missing: expected {}",
-                        expected_kind(model, op, &o.kind)
-                    ),
-                ),
-                mismatch: None,
-            });
+            let expect = Expect {
+                what: format!("`{mnemonic}` operand {}", k + 1),
+                labels: vec![label.clone()],
+                kinds: vec![expected_kind(model, op, &o.kind)],
+                found: None,
+            };
+            let err = AsmError::new(end..end, expect.message());
+            return Err(operand_fail(k, err, Some(expect), first_invalid));
         }
         let tok = &toks.operands[t];
         if is_optional(op, o) {
@@ -393,61 +502,53 @@ fn attempt(
         match assign(a, opcode, o, tok, &mut d.values, addr, labels) {
             Assign::Ok => t += 1,
             Assign::Mismatch => {
-                let exp = expected_kind(model, op, &o.kind);
                 let mut ks = skipped.clone();
                 ks.push(k);
                 let nums: Vec<String> = ks.iter().map(|j| (j + 1).to_string()).collect();
                 let labels: Vec<&str> = ks.iter().map(|&j| oa.labels[j].as_str()).collect();
-                let exps: Vec<String> = ks
-                    .iter()
-                    .map(|&j| expected_kind(model, op, &oa.operands[j].kind))
-                    .collect();
-                let exps: Vec<&str> = exps.iter().map(String::as_str).collect();
-                let what = format!(
-                    "`{mnemonic}` operand {} ({})",
-                    nums.join(" or "),
-                    labels.join(" or ")
-                );
-                let mut err = AsmError::new(
-                    tok.span.clone(),
-                    format!(
-                        "{what}: expected {}, found {}",
-                        join_or(&exps),
-                        found_text(tok)
-                    ),
-                );
+                let expect = Expect {
+                    what: format!("`{mnemonic}` operand {}", nums.join(" or ")),
+                    labels: labels.iter().map(|l| l.to_string()).collect(),
+                    kinds: ks
+                        .iter()
+                        .map(|&j| expected_kind(model, op, &oa.operands[j].kind))
+                        .collect(),
+                    found: Some(found_text(tok)),
+                };
+                let mut err = AsmError::new(tok.span.clone(), expect.message());
                 err.notes.extend(hints(model, op, &o.kind, tok));
-                return Err(Fail {
-                    rank: 10 + 2 * k as u32,
-                    err,
-                    mismatch: (ks.len() == 1).then_some((k, exp)),
-                });
+                return Err(operand_fail(k, err, Some(expect), first_invalid));
             }
             Assign::Invalid(msg) => {
-                return Err(Fail {
-                    rank: 11 + 2 * k as u32,
-                    err: AsmError::new(tok.span.clone(), format!("{what}: {msg}")),
-                    mismatch: None,
-                })
+                if first_invalid.is_none() {
+                    let err = AsmError::new(tok.span.clone(), format!("{what}: {msg}"));
+                    first_invalid = Some((k, err));
+                }
+                t += 1;
             }
         }
     }
+    let max = oa.operands.len();
     if t < n {
-        let max = oa.operands.len();
-        return Err(Fail {
-            rank: 10 + 2 * max as u32,
-            err: AsmError::new(
-                toks.operands[t].span.clone(),
-                format!(
-                    "too many operands: `{mnemonic}` takes {}{max}",
-                    if req_after.first().is_some_and(|&r| r + 1 < max) {
-                        "at most "
-                    } else {
-                        ""
-                    }
-                ),
+        let err = AsmError::new(
+            toks.operands[t].span.clone(),
+            format!(
+                "too many operands: `{mnemonic}` takes {}{max}, found {n}",
+                if req_after.first().is_some_and(|&r| r + 1 < max) {
+                    "at most "
+                } else {
+                    ""
+                }
             ),
-            mismatch: None,
+        );
+        return Err(operand_fail(max, err, None, first_invalid));
+    }
+    if let Some((at, err)) = first_invalid {
+        // Every operand fits by kind: this is the opcode meant, with a wrong value.
+        return Err(Fail {
+            rank: operand_rank(max + 1, at, true),
+            err,
+            expect: None,
         });
     }
 
@@ -455,13 +556,13 @@ fn attempt(
     for ex in &op.exceptions {
         if ex.cond.eval(&|f| d.values[f]) != 0 {
             return Err(Fail {
-                rank: 1000,
+                rank: u32::MAX,
                 err: AsmError::new(
                     mnemonic_span.clone(),
                     format!("`{mnemonic}`: {}", ex.message),
                 )
                 .with_note(format!("the spec's {} exception", ex.kind)),
-                mismatch: None,
+                expect: None,
             });
         }
     }
@@ -487,12 +588,14 @@ fn line_end(toks: &super::lex::LineToks) -> usize {
 /// carries exactly the symbols written: a sub-field's default (such as `!` in the `!UPT`
 /// default of `upp`) only applies when the whole operand is left out.
 fn apply_decorations(
-    model: &Model,
-    op: &Opcode,
+    a: &Assembler,
+    opcode: usize,
     subs: &[(usize, SubKind)],
     tok: &OperandTok,
     values: &mut [u128],
 ) -> Result<(), String> {
+    let model = a.model;
+    let op = &model.opcodes[opcode];
     for &(s, k) in subs {
         values[s] = match k {
             SubKind::Suffix => op.fields[s].default.unwrap_or(values[s]),
@@ -531,7 +634,12 @@ fn apply_decorations(
         });
         match target {
             Some(&(s, _)) => values[s] = model.ty(op.fields[s].ty).enum_code(sfx).unwrap_or(0),
-            None => return Err(format!("this operand does not take a `.{sfx}` suffix")),
+            None => {
+                return Err(format!(
+                    "this operand does not take a `.{sfx}` suffix{}",
+                    suffix_owner(a, opcode, sfx)
+                ))
+            }
         }
     }
     Ok(())
@@ -577,10 +685,13 @@ fn assign(
                             Ok(())
                         }
                         Core::Range { file, lo, hi } if *file == rf.prefix => {
-                            if *hi > rf.hi {
+                            // The range names registers by number, as the encoding does:
+                            // only its first register must exist (`R[254:255]` is how a
+                            // 64-bit operand at R254 prints).
+                            if !(rf.lo..=rf.hi).contains(lo) {
                                 return Assign::Invalid(format!(
                                     "{}{} does not exist",
-                                    rf.prefix, hi
+                                    rf.prefix, lo
                                 ));
                             }
                             if hi - lo + 1 != count {
@@ -611,13 +722,25 @@ fn assign(
                         }
                         _ => return Assign::Mismatch,
                     };
-                    if tok.prefix.is_some() || tok.suffix.is_some() {
-                        return Assign::Invalid("an immediate takes no prefix or suffix".into());
+                    if let Some(p) = tok.prefix {
+                        return Assign::Invalid(format!("an immediate takes no `{p}` prefix"));
+                    }
+                    if let Some(sfx) = tok.suffix {
+                        return Assign::Invalid(format!(
+                            "an immediate takes no `.{sfx}` suffix{}",
+                            suffix_owner(a, opcode, sfx)
+                        ));
                     }
                     let w = t.width;
                     let value = if is_target {
                         let shift = oa.ishift[&f];
-                        let rel = v - (addr as i128 + 16);
+                        let next = addr as i128 + 16;
+                        let Some(rel) = v.checked_sub(next) else {
+                            return Assign::Invalid(format!(
+                                "branch target {} is out of range",
+                                hex(v)
+                            ));
+                        };
                         if rel & ((1i128 << shift) - 1) != 0 {
                             return Assign::Invalid(format!(
                                 "branch target {} is not a multiple of {:#x} bytes from the next instruction ({})",
@@ -627,36 +750,34 @@ fn assign(
                             ));
                         }
                         let off = rel >> shift;
-                        let (lo, hi) = if *signed {
-                            (-(1i128 << (w - 1)), (1i128 << (w - 1)) - 1)
-                        } else {
-                            (0, (1i128 << w) - 1)
-                        };
+                        let (lo, hi) = bounds(w, *signed);
                         if off < lo || off > hi {
+                            // Both ends are reachable targets, so `<<` cannot overflow.
                             return Assign::Invalid(format!(
-                                "branch target {} is out of range",
-                                hex(v)
+                                "branch target {} is out of range ({}..={})",
+                                hex(v),
+                                hex(next.saturating_add(lo.saturating_mul(1 << shift))),
+                                hex(next.saturating_add(hi.saturating_mul(1 << shift)))
                             ));
                         }
                         off
                     } else {
-                        let (lo, hi) = if *signed {
-                            (-(1i128 << (w - 1)), (1i128 << w) - 1)
-                        } else {
-                            (0, (1i128 << w) - 1)
-                        };
-                        if v < lo || v > hi {
-                            let shown_lo = if *signed {
-                                hex(-(1i128 << (w - 1)))
+                        let (lo, hi) = bounds(w, *signed);
+                        // A signed immediate may also be written as its bit pattern
+                        // (`0xffffffff` for -1).
+                        let pattern_hi = bounds(w, false).1;
+                        if v < lo || v > pattern_hi {
+                            let pattern = if *signed {
+                                format!(", or its {w}-bit pattern up to {}", hex(pattern_hi))
                             } else {
-                                "0x0".into()
+                                String::new()
                             };
                             return Assign::Invalid(format!(
-                                "immediate {} does not fit {} ({}..={})",
+                                "immediate {} does not fit {} ({}..={}{pattern})",
                                 hex(v),
                                 t.name,
-                                shown_lo,
-                                hex(if *signed { (1i128 << (w - 1)) - 1 } else { hi })
+                                hex(lo),
+                                hex(hi),
                             ));
                         }
                         v
@@ -700,7 +821,7 @@ fn assign(
                     _ => return Assign::Mismatch,
                 },
             };
-            match r.and_then(|()| apply_decorations(model, op, subs, tok, values)) {
+            match r.and_then(|()| apply_decorations(a, opcode, subs, tok, values)) {
                 Ok(()) => Assign::Ok,
                 Err(e) => Assign::Invalid(e),
             }
@@ -729,7 +850,7 @@ fn assign(
                     Some(c) => c,
                     None => {
                         return Assign::Invalid(format!(
-                            "expected a {} register in `c[…][…]`, found `{name}`",
+                            "expected a {} in `c[…][…]`, found `{name}`",
                             model.ty(op.fields[reg].ty).name
                         ))
                     }
@@ -747,7 +868,7 @@ fn assign(
                 Err(e) => return Assign::Invalid(e),
             }
             let subs = oa.subs.get(&mem).unwrap_or(&no_subs);
-            match apply_decorations(model, op, subs, tok, values) {
+            match apply_decorations(a, opcode, subs, tok, values) {
                 Ok(()) => Assign::Ok,
                 Err(e) => Assign::Invalid(e),
             }
@@ -796,6 +917,39 @@ fn assign(
             _ => Assign::Mismatch,
         },
     }
+}
+
+/// The values of a `width`-bit immediate, without overflow for any width up to 128.
+fn bounds(width: u32, signed: bool) -> (i128, i128) {
+    let w = width.clamp(1, 128);
+    if signed {
+        let hi = i128::MAX >> (128 - w);
+        (-hi - 1, hi)
+    } else {
+        (0, i128::MAX >> 127u32.saturating_sub(w))
+    }
+}
+
+/// " (`.B1` goes with operand 2 (URa))": which operand a misplaced suffix belongs to.
+fn suffix_owner(a: &Assembler, opcode: usize, sfx: &str) -> String {
+    let model = a.model;
+    let op = &model.opcodes[opcode];
+    let oa = &a.ops[opcode];
+    let takes = |f: usize| {
+        oa.subs.get(&f).into_iter().flatten().any(|&(s, k)| {
+            k == SubKind::Suffix && model.ty(op.fields[s].ty).enum_code(sfx).is_some()
+        })
+    };
+    oa.operands
+        .iter()
+        .position(|o| match o.kind {
+            OperandKind::Field(f) => takes(f),
+            OperandKind::CMemIndexed { mem, .. } => takes(mem),
+            _ => false,
+        })
+        .map_or(String::new(), |k| {
+            format!(" (`.{sfx}` goes with operand {} ({}))", k + 1, oa.labels[k])
+        })
 }
 
 fn cmem_code(bank: u128, offset: i128, bank_bits: u32, offset_bits: u32) -> Result<u128, String> {

@@ -1,6 +1,5 @@
 //! Printing an instruction as assembly (see the rules in the module docs of `asm`).
 
-use super::lex::lex_line;
 use super::{hex, parse, sign_extend, Assembler, SubKind};
 use crate::model::interp::Decoded;
 use crate::model::{Model, Opcode, Operand, OperandKind, TypeKind};
@@ -52,9 +51,8 @@ pub(crate) fn print(a: &Assembler, d: &Decoded, addr: u64) -> String {
             .flatten()
             .find(|(_, k)| *k == SubKind::Not);
         let neg_set = negated.is_some_and(|&(s, _)| v[s] == set_code(model, op, s));
-        let at_default = op.fields[g].default == Some(v[g])
-            && negated.is_none_or(|&(s, _)| op.fields[s].default == Some(v[s]) || !neg_set);
-        if !(at_default && !neg_set) {
+        // Left out at its default (`PT`) unless negated.
+        if op.fields[g].default != Some(v[g]) || neg_set {
             out.push('@');
             if neg_set {
                 out.push('!');
@@ -91,10 +89,7 @@ pub(crate) fn print(a: &Assembler, d: &Decoded, addr: u64) -> String {
             None => false,
             Some(&next) => {
                 after.len() > required_after[k]
-                    && lex_line(&format!("X {}", texts[next]))
-                        .ok()
-                        .and_then(|l| l.operands.into_iter().next())
-                        .is_some_and(|tok| parse::kind_fits(a, d.opcode, &oa.operands[k], &tok, v))
+                    && super::omit::may_read_as(model, op, &oa.operands[k], &oa.operands[next])
             }
         };
         if !would_take {

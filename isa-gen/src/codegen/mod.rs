@@ -8,6 +8,8 @@
 //! `0xffu128`) so rustc never has to infer them in the large matches. The output is
 //! formatted by prettyplease and starts with an `@generated` header.
 
+mod asm;
+mod asm_parse;
 pub mod docs;
 pub mod names;
 pub mod types;
@@ -35,6 +37,7 @@ pub fn generate(model: &Model, sources: &SourceMap, options: &Options) -> String
         model,
         sources,
         options,
+        asm: crate::asm::Assembler::new(model),
     }
     .file();
     let file: syn::File = match syn::parse2(tokens) {
@@ -111,6 +114,8 @@ struct Gen<'a> {
     model: &'a Model,
     sources: &'a SourceMap,
     options: &'a Options,
+    /// Printing facts shared with the interpreting tier.
+    asm: crate::asm::Assembler<'a>,
 }
 
 impl Gen<'_> {
@@ -123,9 +128,15 @@ impl Gen<'_> {
         let instruction = self.instruction();
         let regs = self.reg_ref();
         let for_each = self.for_each_opcode();
+        let asm_runtime = self.asm_runtime();
+        let asm_regs = self.asm_reg_impls();
+        let asm_parse = self.parse_dispatch(&self.asm);
         quote! {
             #support
             #for_each
+            #asm_runtime
+            #asm_regs
+            #asm_parse
             #( #types )*
             #regs
             #opcode_enum
@@ -686,13 +697,31 @@ impl Gen<'_> {
 
     /// A Rust `bool` expression over `self`'s fields.
     fn bool_expr(&self, op: &Opcode, e: &CExpr) -> TokenStream {
+        self.bool_expr_with(op, e, &|id| quote! { self.#id })
+    }
+
+    /// A Rust `i64` expression over `self`'s fields (booleans count 0/1).
+    fn int_expr(&self, op: &Opcode, e: &CExpr) -> TokenStream {
+        self.int_expr_with(op, e, &|id| quote! { self.#id })
+    }
+
+    /// Like `bool_expr`, reading field `id` through `acc(id)`.
+    fn bool_expr_with(
+        &self,
+        op: &Opcode,
+        e: &CExpr,
+        acc: &dyn Fn(&syn::Ident) -> TokenStream,
+    ) -> TokenStream {
         match e {
             CExpr::Not(x) => {
-                let x = self.bool_expr(op, x);
+                let x = self.bool_expr_with(op, x, acc);
                 quote! { !(#x) }
             }
             CExpr::Bin(o @ (BinOp::And | BinOp::Or), a, b) => {
-                let (a, b) = (self.bool_expr(op, a), self.bool_expr(op, b));
+                let (a, b) = (
+                    self.bool_expr_with(op, a, acc),
+                    self.bool_expr_with(op, b, acc),
+                );
                 if *o == BinOp::And {
                     quote! { (#a) && (#b) }
                 } else {
@@ -708,15 +737,18 @@ impl Gen<'_> {
                     | (CExpr::Value(t, c), CExpr::Field(f)) => (*f, self.variant_path(*t, *c)),
                     _ => unreachable!("matched above"),
                 };
-                let id = self.field_ident(&op.fields[f]);
+                let r = acc(&self.field_ident(&op.fields[f]));
                 if *o == BinOp::Eq {
-                    quote! { self.#id == #v }
+                    quote! { #r == #v }
                 } else {
-                    quote! { self.#id != #v }
+                    quote! { #r != #v }
                 }
             }
             CExpr::Bin(o, a, b) if Self::is_bool(e) => {
-                let (a, b) = (self.int_expr(op, a), self.int_expr(op, b));
+                let (a, b) = (
+                    self.int_expr_with(op, a, acc),
+                    self.int_expr_with(op, b, acc),
+                );
                 let o = match o {
                     BinOp::Eq => quote!(==),
                     BinOp::Ne => quote!(!=),
@@ -728,16 +760,21 @@ impl Gen<'_> {
                 quote! { (#a) #o (#b) }
             }
             other => {
-                let x = self.int_expr(op, other);
+                let x = self.int_expr_with(op, other, acc);
                 quote! { (#x) != 0i64 }
             }
         }
     }
 
-    /// A Rust `i64` expression (booleans count 0/1).
-    fn int_expr(&self, op: &Opcode, e: &CExpr) -> TokenStream {
+    /// Like `int_expr`, reading field `id` through `acc(id)`.
+    fn int_expr_with(
+        &self,
+        op: &Opcode,
+        e: &CExpr,
+        acc: &dyn Fn(&syn::Ident) -> TokenStream,
+    ) -> TokenStream {
         if Self::is_bool(e) {
-            let b = self.bool_expr(op, e);
+            let b = self.bool_expr_with(op, e, acc);
             return quote! { i64::from(#b) };
         }
         match e {
@@ -749,19 +786,22 @@ impl Gen<'_> {
                 quote! { #v }
             }
             CExpr::Field(f) => {
-                let id = self.field_ident(&op.fields[*f]);
-                quote! { (self.#id.bits() as i64) }
+                let r = acc(&self.field_ident(&op.fields[*f]));
+                quote! { (#r.bits() as i64) }
             }
             CExpr::Value(_, c) => {
                 let v = lit((*c).min(i64::MAX as u128), "i64");
                 quote! { #v }
             }
             CExpr::Neg(x) => {
-                let x = self.int_expr(op, x);
+                let x = self.int_expr_with(op, x, acc);
                 quote! { (#x).saturating_neg() }
             }
             CExpr::Bin(o, a, b) => {
-                let (a, b) = (self.int_expr(op, a), self.int_expr(op, b));
+                let (a, b) = (
+                    self.int_expr_with(op, a, acc),
+                    self.int_expr_with(op, b, acc),
+                );
                 match o {
                     BinOp::Add => quote! { (#a).saturating_add(#b) },
                     BinOp::Sub => quote! { (#a).saturating_sub(#b) },
@@ -1027,6 +1067,12 @@ impl Gen<'_> {
             " Checks the spec's `__Exception` conditions.".to_string()
         };
 
+        let opcode_index = m
+            .opcodes
+            .iter()
+            .position(|o| o.name == op.name)
+            .unwrap_or(0);
+        let write_asm = self.write_asm_fn(&self.asm, opcode_index);
         let reads = self.push_regs(op, &op.in_list);
         let writes = self.push_regs(op, &op.out_list);
 
@@ -1087,6 +1133,17 @@ impl Gen<'_> {
                 /// Registers written (`OutList`), constant registers omitted.
                 pub fn writes(&self) -> Regs {
                     #writes
+                }
+            }
+
+            impl #name {
+                #write_asm
+            }
+
+            /// Prints the instruction as assembly located at address 0.
+            impl core::fmt::Display for #name {
+                fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                    self.write_asm(f, 0)
                 }
             }
 
@@ -1392,6 +1449,39 @@ impl Gen<'_> {
                     match self {
                         #( Instruction::#variants(i) => i.bitwidth(operand), )*
                     }
+                }
+
+                /// Writes the instruction as assembly, located at `addr` (branch targets
+                /// print as absolute addresses).
+                pub fn write_asm<W: core::fmt::Write>(&self, w: &mut W, addr: u64) -> core::fmt::Result {
+                    match self {
+                        #( Instruction::#variants(i) => i.write_asm(w, addr), )*
+                    }
+                }
+
+                /// The instruction as assembly located at `addr`, for `format!`/`write!`.
+                pub fn display_at(&self, addr: u64) -> DisplayAt<'_> {
+                    DisplayAt { insn: self, addr }
+                }
+            }
+
+            /// Prints the instruction as assembly located at address 0.
+            impl core::fmt::Display for Instruction {
+                fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                    self.write_asm(f, 0)
+                }
+            }
+
+            /// An instruction printed as located at an address; see [`Instruction::display_at`].
+            #[derive(Clone, Copy, Debug)]
+            pub struct DisplayAt<'a> {
+                insn: &'a Instruction,
+                addr: u64,
+            }
+
+            impl core::fmt::Display for DisplayAt<'_> {
+                fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                    self.insn.write_asm(f, self.addr)
                 }
             }
         }

@@ -33,6 +33,7 @@ pub const RESERVED_TYPES: &[&str] = &[
     "Bitwidth",
     "RegRef",
     "Regs",
+    "DisplayAt",
     "Option",
     "Result",
     "Some",

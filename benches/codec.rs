@@ -1,0 +1,600 @@
+//! Decode and encode throughput of the generated API, in instructions per second.
+//!
+//! The instruction streams are built from the spec model (`isa-gen`) with random
+//! valid field values and a fixed seed, so every run measures the same words:
+//!
+//! * `decode/mixed`: 4096 words of a plausible program mix (mostly UDP arithmetic,
+//!   some branches, `S2R`, `SHFL`/`VOTE`), fields kept at their spec default 3 times
+//!   in 4; `decode/uniform`: every opcode equally likely, every field random;
+//! * `encode/instruction_*`: `Instruction::encode` on the decoded streams;
+//!   `encode/struct_uiadd_uu`: `UiaddUu::encode` on one concrete struct type;
+//! * `decode_subset/{generated,hand_written}`: the generated `Instruction::decode`
+//!   beside a decoder written by hand for 7 opcodes (see [`hand`]), on a stream of
+//!   only those opcodes; the hand-written one is checked to agree exactly first.
+//!
+//! Diagnostics, to tell the costs apart: `*_sorted` runs the same words grouped by
+//! opcode (every branch on the opcode predicted: the decoding work alone), `*_long`
+//! runs 2^18 fresh words (too many for the branch predictor to learn the sequence, as
+//! when a large binary is decoded once), and `hand_match_generated_fields_sorted`
+//! puts the hand-written opcode match over the generated `decode_fields`.
+//!
+//! Run with `cargo bench --bench codec` (see `benches/README.md`).
+
+use std::hint::black_box;
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use isa::{DecodeError, Instruction, Opcode, UiaddUu};
+use isa_gen::model::{Model, Role, TypeId, TypeKind};
+
+/// Words per stream.
+const STREAM_LEN: usize = 4096;
+
+/// Words per long stream: too many for the branch predictor to learn the sequence
+/// (see `benches/README.md`), as when decoding a large binary once.
+const LONG_LEN: usize = 1 << 18;
+
+/// The plausible mix: (optype, weight). Every opcode of an optype is equally likely.
+const MIX: &[(&str, u32)] = &[
+    ("UIADD", 14),
+    ("UIMAD", 8),
+    ("ULOP3", 10),
+    ("USHF", 8),
+    ("UMOV", 12),
+    ("ULDC", 10),
+    ("UISETP", 4),
+    ("BRA", 5),
+    ("BSSY", 3),
+    ("BSYNC", 3),
+    ("EXIT", 2),
+    ("S2R", 6),
+    ("SHFL", 4),
+    ("VOTE", 3),
+];
+
+/// The opcodes the hand-written decoder knows.
+const SUBSET: &[&str] = &[
+    "UIADD_UU", "UIADD_UI", "SHFL_RRR", "BRA_X", "EXIT_X", "ULDC_U", "S2R_I",
+];
+
+/// xorshift64: deterministic, no dependency.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        self.0 = x;
+        x
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    fn bits(&mut self, width: u32) -> u128 {
+        let v = (u128::from(self.next()) << 64) | u128::from(self.next());
+        if width >= 128 {
+            v
+        } else {
+            v & ((1u128 << width) - 1)
+        }
+    }
+}
+
+fn load_model() -> Model {
+    let checked =
+        isa_gen::Spec::from_texts(isa_spec::FILES.iter().map(|f| (f.name, f.text))).check();
+    assert!(!checked.has_errors(), "{}", checked.render_diagnostics());
+    let model = checked.model.expect("a spec without errors has a model");
+    // Model opcode `i` is `Opcode::ALL[i]`: the streams index both by position.
+    assert_eq!(model.opcodes.len(), Opcode::ALL.len());
+    for (m, g) in model.opcodes.iter().zip(Opcode::ALL) {
+        assert_eq!(m.name, g.name());
+    }
+    model
+}
+
+/// A random defined code of a field type.
+fn random_code(model: &Model, ty: TypeId, rng: &mut Rng) -> u128 {
+    let t = model.ty(ty);
+    let code = match &t.kind {
+        TypeKind::Enum(values) => values[rng.below(values.len())].code,
+        TypeKind::RegFile(r) => {
+            let numbered = (r.hi - r.lo + 1) as usize;
+            let k = rng.below(numbered + r.named.len());
+            if k < numbered {
+                r.lo + k as u128
+            } else {
+                r.named[k - numbered].1
+            }
+        }
+        TypeKind::Immediate { .. } | TypeKind::ConstMem { .. } => rng.bits(t.width),
+    };
+    assert!(t.is_valid_code(code));
+    code
+}
+
+/// A random valid word of `opcode`. A field with a spec default keeps it with
+/// probability `keep_default` out of 4.
+fn random_word(model: &Model, opcode: usize, keep_default: usize, rng: &mut Rng) -> u128 {
+    let mut d = model.default_instruction(opcode);
+    for (i, f) in model.opcodes[opcode].fields.iter().enumerate() {
+        if matches!(f.role, Role::Fixed(_)) || (f.default.is_some() && rng.below(4) < keep_default)
+        {
+            continue;
+        }
+        d.values[i] = random_code(model, f.ty, rng);
+    }
+    let word = model.encode(&d);
+    assert_eq!(model.decode(word), Ok(d), "model round trip of {word:#x}");
+    word
+}
+
+fn opcodes_where(model: &Model, keep: impl Fn(&isa_gen::model::Opcode) -> bool) -> Vec<usize> {
+    (0..model.opcodes.len())
+        .filter(|&i| keep(&model.opcodes[i]))
+        .collect()
+}
+
+/// The plausible mix of [`MIX`].
+fn mixed_stream(model: &Model, len: usize, rng: &mut Rng) -> Vec<u128> {
+    let groups: Vec<(Vec<usize>, u32)> = MIX
+        .iter()
+        .map(|&(optype, weight)| {
+            let ops = opcodes_where(model, |o| {
+                o.optype.is_some_and(|d| model.def(d).name == optype)
+            });
+            assert!(!ops.is_empty(), "no opcode of optype {optype}");
+            (ops, weight)
+        })
+        .collect();
+    let total: u32 = groups.iter().map(|g| g.1).sum();
+    (0..len)
+        .map(|_| {
+            let mut pick = rng.below(total as usize) as u32;
+            let (ops, _) = groups
+                .iter()
+                .find(|(_, w)| {
+                    let hit = pick < *w;
+                    pick = pick.saturating_sub(*w);
+                    hit
+                })
+                .expect("pick < total");
+            random_word(model, ops[rng.below(ops.len())], 3, rng)
+        })
+        .collect()
+}
+
+/// Every opcode equally likely, every field random.
+fn uniform_stream(model: &Model, len: usize, rng: &mut Rng) -> Vec<u128> {
+    let n = model.opcodes.len();
+    (0..len)
+        .map(|_| random_word(model, rng.below(n), 0, rng))
+        .collect()
+}
+
+/// Only the opcodes of [`SUBSET`], equally likely, every field random.
+fn subset_stream(model: &Model, len: usize, rng: &mut Rng) -> Vec<u128> {
+    let ops = opcodes_where(model, |o| SUBSET.contains(&o.name.as_str()));
+    assert_eq!(ops.len(), SUBSET.len());
+    (0..len)
+        .map(|_| random_word(model, ops[rng.below(ops.len())], 0, rng))
+        .collect()
+}
+
+/// A decoder for the opcodes of [`SUBSET`], written the way one would by hand from
+/// the spec: one match on the 12 opcode bits, the two 64-bit halves, shifts and masks,
+/// the reserved-bit check, and validation only where a field type has undefined codes.
+mod hand {
+    use isa::*;
+
+    /// Bits `start..start + width`.
+    const fn span(start: u32, width: u32) -> u128 {
+        ((1u128 << width) - 1) << start
+    }
+
+    // The bits each opcode's fields cover (the spec's `field<start, width>` lines).
+    const OPCODE: u128 = span(0, 12);
+    const GUARD: u128 = span(12, 4);
+    const UIADD: u128 = OPCODE
+        | GUARD
+        | span(16, 6)
+        | span(24, 6)
+        | span(72, 1)
+        | span(76, 1)
+        | span(98, 4)
+        | span(106, 3);
+    pub const UIADD_UU: u128 = UIADD | span(32, 6) | span(97, 1);
+    pub const UIADD_UI: u128 = UIADD | span(32, 32);
+    pub const SHFL_RRR: u128 = OPCODE
+        | GUARD
+        | span(16, 8)
+        | span(24, 8)
+        | span(32, 8)
+        | span(64, 8)
+        | span(80, 2)
+        | span(106, 3);
+    pub const BRA_X: u128 = OPCODE | GUARD | span(32, 50) | span(82, 2) | span(98, 4);
+    pub const EXIT_X: u128 = OPCODE | GUARD | span(98, 4);
+    pub const ULDC_U: u128 =
+        OPCODE | GUARD | span(16, 6) | span(24, 6) | span(32, 22) | span(80, 3);
+    pub const S2R_I: u128 = OPCODE | GUARD | span(16, 8) | span(32, 8);
+
+    // Every code of these widths is defined, so the conversions cannot fail.
+    fn pred(x: u64) -> Pred {
+        Pred::from_bits(x as u8 & 7).expect("3-bit Pred")
+    }
+    fn upred(x: u64) -> UPred {
+        UPred::from_bits(x as u8 & 7).expect("3-bit UPred")
+    }
+    fn reg(x: u64) -> Reg {
+        Reg::from_bits(x as u8).expect("8-bit Reg")
+    }
+    fn ureg(x: u64) -> UReg {
+        UReg::from_bits(x as u8 & 0x3f).expect("6-bit UReg")
+    }
+    fn not(x: u64) -> PModi {
+        if x & 1 == 0 {
+            PModi::False
+        } else {
+            PModi::True
+        }
+    }
+    fn neg(x: u64) -> SignModi {
+        if x & 1 == 0 {
+            SignModi::False
+        } else {
+            SignModi::True
+        }
+    }
+
+    fn iext(x: u64) -> IExt {
+        if x & 1 == 0 {
+            IExt::NoX
+        } else {
+            IExt::X
+        }
+    }
+
+    fn reserved(word: u128, covered: u128, opcode: Opcode) -> Result<(), DecodeError> {
+        match word & !covered {
+            0 => Ok(()),
+            bits => Err(DecodeError::ReservedBits { opcode, bits }),
+        }
+    }
+
+    pub fn decode(word: u128) -> Result<Instruction, DecodeError> {
+        let lo = word as u64;
+        let hi = (word >> 64) as u64;
+        Ok(match lo & 0xfff {
+            0x481 => {
+                reserved(word, UIADD_UU, Opcode::UiaddUu)?;
+                Instruction::UiaddUu(UiaddUu {
+                    upg: upred(lo >> 12),
+                    upg_not: not(lo >> 15),
+                    urd: ureg(lo >> 16),
+                    ura: ureg(lo >> 24),
+                    ura_neg: neg(hi >> 8),
+                    ext: iext(hi >> 12),
+                    upp: upred(hi >> 34),
+                    upp_not: not(hi >> 37),
+                    upu: upred(hi >> 42),
+                    urb: ureg(lo >> 32),
+                    urb_neg: neg(hi >> 33),
+                })
+            }
+            0x581 => {
+                reserved(word, UIADD_UI, Opcode::UiaddUi)?;
+                Instruction::UiaddUi(UiaddUi {
+                    upg: upred(lo >> 12),
+                    upg_not: not(lo >> 15),
+                    urd: ureg(lo >> 16),
+                    ura: ureg(lo >> 24),
+                    ura_neg: neg(hi >> 8),
+                    ext: iext(hi >> 12),
+                    upp: upred(hi >> 34),
+                    upp_not: not(hi >> 37),
+                    upu: upred(hi >> 42),
+                    vb: SImm32::from_bits_masked((lo >> 32) as u32),
+                })
+            }
+            0x801 => {
+                reserved(word, SHFL_RRR, Opcode::ShflRrr)?;
+                Instruction::ShflRrr(ShflRrr {
+                    pg: pred(lo >> 12),
+                    pg_not: not(lo >> 15),
+                    rd: reg(lo >> 16),
+                    ra: reg(lo >> 24),
+                    mode: match hi >> 16 & 3 {
+                        0 => ShflMode::Idx,
+                        1 => ShflMode::Up,
+                        2 => ShflMode::Down,
+                        _ => ShflMode::Bfly,
+                    },
+                    pu: pred(hi >> 42),
+                    rb: reg(lo >> 32),
+                    rc: reg(hi),
+                })
+            }
+            0x040 => {
+                reserved(word, BRA_X, Opcode::BraX)?;
+                Instruction::BraX(BraX {
+                    pg: pred(lo >> 12),
+                    pg_not: not(lo >> 15),
+                    offset: SImm50::from_bits_masked(lo >> 32 | hi << 32),
+                    cond: match hi >> 18 & 3 {
+                        0 => BraCond::NoCond,
+                        1 => BraCond::U,
+                        2 => BraCond::Div,
+                        _ => BraCond::Conv,
+                    },
+                    pp: pred(hi >> 34),
+                    pp_not: not(hi >> 37),
+                })
+            }
+            0x045 => {
+                reserved(word, EXIT_X, Opcode::ExitX)?;
+                Instruction::ExitX(ExitX {
+                    pg: pred(lo >> 12),
+                    pg_not: not(lo >> 15),
+                    pp: pred(hi >> 34),
+                    pp_not: not(hi >> 37),
+                })
+            }
+            0x180 => {
+                reserved(word, ULDC_U, Opcode::UldcU)?;
+                let code = (hi >> 16) as u8 & 7;
+                // MEMDType defines codes 0..=6.
+                let Some(dtype) = MemdType::from_bits(code) else {
+                    return Err(DecodeError::InvalidField {
+                        opcode: Opcode::UldcU,
+                        field: "dtype",
+                        value: code.into(),
+                    });
+                };
+                Instruction::UldcU(UldcU {
+                    upg: upred(lo >> 12),
+                    upg_not: not(lo >> 15),
+                    urd: ureg(lo >> 16),
+                    vb: CMem::from_bits_masked((lo >> 32) as u32),
+                    dtype,
+                    ura: ureg(lo >> 24),
+                })
+            }
+            0x220 => {
+                reserved(word, S2R_I, Opcode::S2rI)?;
+                let code = (lo >> 32) as u8;
+                // SReg defines codes 0..=42 and 255.
+                let Some(sreg) = SReg::from_bits(code) else {
+                    return Err(DecodeError::InvalidField {
+                        opcode: Opcode::S2rI,
+                        field: "sreg",
+                        value: code.into(),
+                    });
+                };
+                Instruction::S2rI(S2rI {
+                    pg: pred(lo >> 12),
+                    pg_not: not(lo >> 15),
+                    rd: reg(lo >> 16),
+                    sreg,
+                })
+            }
+            _ => return Err(DecodeError::UnknownOpcode { word }),
+        })
+    }
+}
+
+/// The hand-written dispatch (one match on the 12 opcode bits) over the generated
+/// per-opcode `decode_fields`: a diagnostic that prices the out-of-line
+/// `decode_fields` calls and the re-wrapping of their result.
+fn hand_match_generated_fields(word: u128) -> Result<Instruction, DecodeError> {
+    use isa::*;
+    match word as u64 & 0xfff {
+        0x481 => UiaddUu::decode_fields(word).map(Instruction::UiaddUu),
+        0x581 => UiaddUi::decode_fields(word).map(Instruction::UiaddUi),
+        0x801 => ShflRrr::decode_fields(word).map(Instruction::ShflRrr),
+        0x040 => BraX::decode_fields(word).map(Instruction::BraX),
+        0x045 => ExitX::decode_fields(word).map(Instruction::ExitX),
+        0x180 => UldcU::decode_fields(word).map(Instruction::UldcU),
+        0x220 => S2rI::decode_fields(word).map(Instruction::S2rI),
+        _ => Err(DecodeError::UnknownOpcode { word }),
+    }
+}
+
+/// The hand-written decoder must accept and reject exactly what the generated one
+/// does (same `Ok` values, same errors) on its opcodes, and know no other opcode.
+fn check_hand_decoder(subset: &[u128], rng: &mut Rng) {
+    assert_eq!(hand::UIADD_UU, isa::UiaddUu::FIELD_MASK);
+    assert_eq!(hand::UIADD_UI, isa::UiaddUi::FIELD_MASK);
+    assert_eq!(hand::SHFL_RRR, isa::ShflRrr::FIELD_MASK);
+    assert_eq!(hand::BRA_X, isa::BraX::FIELD_MASK);
+    assert_eq!(hand::EXIT_X, isa::ExitX::FIELD_MASK);
+    assert_eq!(hand::ULDC_U, isa::UldcU::FIELD_MASK);
+    assert_eq!(hand::S2R_I, isa::S2rI::FIELD_MASK);
+    let known: Vec<u128> = Opcode::ALL
+        .iter()
+        .filter(|o| SUBSET.contains(&o.name()))
+        .map(|o| o.info().fixed_bits)
+        .collect();
+    let outcomes = std::cell::Cell::new((0usize, 0usize));
+    let check = |w: u128| {
+        let generated = Instruction::decode(w);
+        let (ok, err) = outcomes.get();
+        outcomes.set(if generated.is_ok() {
+            (ok + 1, err)
+        } else {
+            (ok, err + 1)
+        });
+        let expected = if known.contains(&(w & 0xfff)) {
+            generated
+        } else {
+            Err(DecodeError::UnknownOpcode { word: w })
+        };
+        assert_eq!(hand::decode(w), expected, "word {w:#034x}");
+    };
+    for &w in subset {
+        check(w);
+        // Every single-bit flip: each reserved bit, each field bit, the opcode bits.
+        for bit in 0..128 {
+            check(w ^ (1u128 << bit));
+        }
+        // Random values in every field at once (the opcode bits kept).
+        let fields = Instruction::decode(w).unwrap().opcode().info().field_mask & !0xfff;
+        for _ in 0..8 {
+            check(w ^ (rng.bits(128) & fields));
+        }
+        // Every code of bits 32..40 (`sreg` of S2R) and 80..83 (`dtype` of ULDC).
+        for code in 0..256u128 {
+            check((w & !(0xffu128 << 32)) | code << 32);
+            check((w & !(0x7u128 << 80)) | (code & 7) << 80);
+        }
+    }
+    let (accepted, rejected) = outcomes.get();
+    assert!(
+        accepted > 0 && rejected > 0,
+        "the checked words hit both outcomes"
+    );
+}
+
+fn decode_all(words: &[u128], decode: impl Fn(u128) -> Result<Instruction, DecodeError>) -> u64 {
+    let mut ok = 0u64;
+    let mut sum = 0u64;
+    for &w in words {
+        let r = decode(w);
+        // The whole result is observable (no field extraction can be optimized
+        // away), without copying it out of the slot the decoder wrote it to.
+        black_box(&r);
+        if let Ok(i) = &r {
+            ok += 1;
+            sum += i.opcode() as u64;
+        }
+    }
+    ok << 32 | sum
+}
+
+fn decoded(words: &[u128]) -> Vec<Instruction> {
+    words
+        .iter()
+        .map(|&w| Instruction::decode(w).expect("streams hold valid words"))
+        .collect()
+}
+
+/// The same words grouped by opcode: every branch on the opcode is predicted, so
+/// this prices the decoding work alone (a diagnostic, not a realistic stream).
+fn sorted(words: &[u128]) -> Vec<u128> {
+    let mut v = words.to_vec();
+    v.sort_by_key(|&w| (w & 0xfff, w));
+    v
+}
+
+fn encode_all(instrs: &[Instruction]) -> u128 {
+    instrs.iter().fold(0, |acc, i| acc ^ i.encode())
+}
+
+fn benches(c: &mut Criterion) {
+    let model = load_model();
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mixed = mixed_stream(&model, STREAM_LEN, &mut rng);
+    let uniform = uniform_stream(&model, STREAM_LEN, &mut rng);
+    let subset = subset_stream(&model, STREAM_LEN, &mut rng);
+    let mixed_long = mixed_stream(&model, LONG_LEN, &mut rng);
+    let subset_long = subset_stream(&model, LONG_LEN, &mut rng);
+    check_hand_decoder(&subset, &mut rng);
+    for words in [&mixed, &uniform, &subset, &mixed_long, &subset_long] {
+        assert_eq!(
+            decode_all(words, Instruction::decode) >> 32,
+            words.len() as u64
+        );
+    }
+    assert!(subset_long
+        .iter()
+        .all(|&w| hand::decode(w) == Instruction::decode(w)));
+    let (mixed_sorted, subset_sorted) = (sorted(&mixed), sorted(&subset));
+    let short = Throughput::Elements(STREAM_LEN as u64);
+    let long = Throughput::Elements(LONG_LEN as u64);
+
+    let mut g = c.benchmark_group("decode");
+    g.throughput(short.clone());
+    for (name, words) in [
+        ("mixed", &mixed),
+        ("uniform", &uniform),
+        ("mixed_sorted", &mixed_sorted),
+    ] {
+        g.bench_function(name, |b| {
+            b.iter(|| decode_all(black_box(words), Instruction::decode))
+        });
+    }
+    g.throughput(long.clone());
+    g.bench_function("mixed_long", |b| {
+        b.iter(|| decode_all(black_box(&mixed_long), Instruction::decode))
+    });
+    g.finish();
+
+    let mixed_instrs = decoded(&mixed);
+    let uniform_instrs = decoded(&uniform);
+    let sorted_instrs = decoded(&mixed_sorted);
+    for (instrs, words) in [(&mixed_instrs, &mixed), (&uniform_instrs, &uniform)] {
+        assert!(instrs
+            .iter()
+            .zip(words.iter())
+            .all(|(i, &w)| i.encode() == w));
+    }
+    let uiadd: Vec<UiaddUu> = (0..STREAM_LEN)
+        .map(|_| {
+            let w = random_word(&model, Opcode::UiaddUu as usize, 0, &mut rng);
+            UiaddUu::decode_fields(w).expect("valid UIADD_UU")
+        })
+        .collect();
+
+    let mut g = c.benchmark_group("encode");
+    g.throughput(short.clone());
+    for (name, instrs) in [
+        ("instruction_mixed", &mixed_instrs),
+        ("instruction_uniform", &uniform_instrs),
+        ("instruction_mixed_sorted", &sorted_instrs),
+    ] {
+        g.bench_function(name, |b| b.iter(|| encode_all(black_box(instrs))));
+    }
+    g.bench_function("struct_uiadd_uu", |b| {
+        b.iter(|| {
+            black_box(&uiadd)
+                .iter()
+                .fold(0u128, |acc, i| acc ^ i.encode())
+        })
+    });
+    g.finish();
+
+    type Decoder = fn(u128) -> Result<Instruction, DecodeError>;
+    let generated: Decoder = Instruction::decode;
+    let hand_written: Decoder = hand::decode;
+    let mut g = c.benchmark_group("decode_subset");
+    g.throughput(short.clone());
+    for (name, words, decode) in [
+        ("generated", &subset, generated),
+        ("hand_written", &subset, hand_written),
+        ("generated_sorted", &subset_sorted, generated),
+        ("hand_written_sorted", &subset_sorted, hand_written),
+        (
+            "hand_match_generated_fields_sorted",
+            &subset_sorted,
+            hand_match_generated_fields,
+        ),
+    ] {
+        g.bench_function(name, |b| b.iter(|| decode_all(black_box(words), decode)));
+    }
+    g.throughput(long);
+    for (name, decode) in [
+        ("generated_long", generated),
+        ("hand_written_long", hand_written),
+    ] {
+        g.bench_function(name, |b| {
+            b.iter(|| decode_all(black_box(&subset_long), decode))
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(codec, benches);
+criterion_main!(codec);

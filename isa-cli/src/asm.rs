@@ -1,0 +1,151 @@
+//! `isa asm` and `isa disasm`: programs to 128-bit words and back, with the generated
+//! (fast) assembler and printer.
+
+use std::path::Path;
+
+use isa::Instruction;
+use isa_gen::asm::program::{self, INST_SIZE};
+use isa_gen::asm::AsmError;
+
+/// Assembles one line: an instruction, or a raw `.word 0x…` (what the disassembler
+/// prints for a word that does not decode, so nothing is lost either way).
+pub fn assemble_line(
+    text: &str,
+    addr: u64,
+    labels: &dyn Fn(&str) -> Option<u64>,
+) -> Result<u128, AsmError> {
+    if let Some(rest) = text.strip_prefix(".word") {
+        let digits = rest.trim();
+        let hex = digits
+            .strip_prefix("0x")
+            .or_else(|| digits.strip_prefix("0X"));
+        return match hex.map(|h| u128::from_str_radix(&h.replace('_', ""), 16)) {
+            Some(Ok(w)) => Ok(w),
+            _ => Err(AsmError::new(
+                5..text.len().max(5),
+                format!("`.word` takes one hex number such as 0x1f, found `{digits}`"),
+            )),
+        };
+    }
+    Instruction::parse_at(text, addr, labels)
+        .map(|i| i.encode())
+        .map_err(|e| AsmError::new(e.start..e.end, e.display(text).to_string()))
+}
+
+/// Assembles a whole source; errors as `file:line:col: error: message`.
+pub fn assemble(name: &str, src: &str) -> Result<Vec<u128>, Vec<String>> {
+    program::assemble(src, 0, assemble_line)
+        .map(|v| v.into_iter().map(|(_, w)| w).collect())
+        .map_err(|errs| {
+            errs.into_iter()
+                .map(|e| format!("{name}:{}:{}: error: {}", e.line, e.column, e.message))
+                .collect()
+        })
+}
+
+/// One disassembly line: `/*0010*/  @P0 BRA 0x800 ;`, or `.word` for a bad word.
+pub fn disasm_line(word: u128, addr: u64) -> (String, Option<String>) {
+    match Instruction::decode(word) {
+        Ok(i) => (format!("/*{addr:04x}*/  {} ;", i.display_at(addr)), None),
+        Err(e) => (
+            format!("/*{addr:04x}*/  .word {word:#034x} ;"),
+            Some(e.to_string()),
+        ),
+    }
+}
+
+/// Disassembles little-endian 16-byte records. Returns the text and the problems
+/// (offset: message), if any.
+pub fn disassemble(bytes: &[u8], base: u64) -> (String, Vec<String>) {
+    let mut out = String::new();
+    let mut problems = Vec::new();
+    let whole = bytes.len() / INST_SIZE as usize * INST_SIZE as usize;
+    for (k, rec) in bytes[..whole].chunks_exact(INST_SIZE as usize).enumerate() {
+        let word = u128::from_le_bytes(rec.try_into().expect("16-byte chunk"));
+        let offset = k as u64 * INST_SIZE;
+        let (line, problem) = disasm_line(word, base + offset);
+        out.push_str(&line);
+        out.push('\n');
+        if let Some(p) = problem {
+            problems.push(format!("offset {offset:#x}: {p}"));
+        }
+    }
+    if whole != bytes.len() {
+        let rest = &bytes[whole..];
+        problems.push(format!(
+            "offset {whole:#x}: {} trailing byte{} (the file is not a whole number of 16-byte instructions)",
+            rest.len(),
+            if rest.len() == 1 { "" } else { "s" }
+        ));
+        let hex: Vec<String> = rest.iter().map(|b| format!("{b:#04x}")).collect();
+        out.push_str(&format!(
+            "// trailing bytes at {:#06x}: {}\n",
+            base + whole as u64,
+            hex.join(" ")
+        ));
+    }
+    (out, problems)
+}
+
+pub fn write_binary(path: &Path, words: &[u128]) -> std::io::Result<()> {
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    std::fs::write(path, bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn program_round_trips_through_binary() {
+        let src = ".L_top:\n  S2R R1, SR_LANEID ;\n  @P0 BRA `(.L_top)\n  EXIT ;\n";
+        let words = assemble("t.s", src).unwrap();
+        assert_eq!(words.len(), 3);
+        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let (text, problems) = disassemble(&bytes, 0);
+        assert!(problems.is_empty(), "{problems:?}");
+        assert_eq!(
+            text,
+            "/*0000*/  S2R R1, SR_LANEID ;\n/*0010*/  @P0 BRA 0x0 ;\n/*0020*/  EXIT ;\n"
+        );
+        // The disassembly assembles back to the same words.
+        assert_eq!(assemble("t.s", &text).unwrap(), words);
+    }
+
+    #[test]
+    fn bad_words_and_trailing_bytes_are_reported_and_kept() {
+        let mut bytes = vec![0u8; 16];
+        bytes.extend([1, 2, 3]);
+        let (text, problems) = disassemble(&bytes, 0);
+        assert_eq!(problems.len(), 2);
+        assert!(
+            problems[0].starts_with("offset 0x0: no opcode matches"),
+            "{}",
+            problems[0]
+        );
+        assert!(
+            problems[1].starts_with("offset 0x10: 3 trailing bytes"),
+            "{}",
+            problems[1]
+        );
+        assert!(text.starts_with("/*0000*/  .word 0x00000000000000000000000000000000 ;"));
+        // The `.word` line assembles back to the same word.
+        assert_eq!(
+            assemble("t.s", text.lines().next().unwrap()).unwrap(),
+            vec![0]
+        );
+    }
+
+    #[test]
+    fn errors_name_file_line_and_column() {
+        let errs = assemble("p.s", "NOP\n  SHFL.UP P1, R1, R0, UR3, R2\n").unwrap_err();
+        assert_eq!(errs.len(), 1);
+        assert!(
+            errs[0].starts_with(
+                "p.s:2:23: error: `SHFL.UP` operand 4 (SrcB): expected a Reg or a UImm5, found UR3"
+            ),
+            "{}",
+            errs[0]
+        );
+    }
+}

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Measures how long a clean release build of the root crate `isa` takes, and how much
+# of it is the generated code.
+#
+#   bash scripts/build-time.sh
+#
+# 1. clean build: `cargo build --release -p isa --timings` in an empty target dir
+#    (BUILD_TIME_TARGET_DIR, default /tmp/isa-build-time; the workspace's own target/
+#    is not touched). Dependencies are fetched first, so downloads do not count.
+# 2. per-unit times of that build, from cargo's --timings report: the build script
+#    compile, its run (parse + check + generate) and the compile of the generated
+#    crate, beside the dependencies.
+# 3. regeneration: `touch build.rs` and rebuild: build script recompiled and rerun,
+#    generated code recompiled (what a spec edit costs, plus the build.rs link).
+# 4. generated code alone: `touch src/lib.rs` and rebuild: only the `isa` crate, i.e.
+#    rustc on the generated file.
+#
+# Goal: clean build < 15 s on 2 cores. Extra cargo settings pass through the
+# environment, e.g. CARGO_PROFILE_RELEASE_BUILD_OVERRIDE_OPT_LEVEL=3.
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+export CARGO_TARGET_DIR="${BUILD_TIME_TARGET_DIR:-/tmp/isa-build-time}"
+case "$CARGO_TARGET_DIR" in
+"$root"/target | "$root"/target/*)
+    echo "BUILD_TIME_TARGET_DIR must not be the workspace's target dir" >&2
+    exit 2
+    ;;
+esac
+
+now() { date +%s.%N; }
+secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
+build() { cargo build --release -p isa "$@" 2>&1 | sed 's/^/    /'; }
+
+echo "== $(nproc) cores, $(cargo --version), $(rustc --version)"
+echo "== target dir: $CARGO_TARGET_DIR"
+cargo fetch --quiet
+
+rm -rf "$CARGO_TARGET_DIR"
+echo "== 1. clean release build"
+t0=$(now)
+build --timings
+t1=$(now)
+clean=$(secs "$t0" "$t1")
+
+echo "== 2. units of the clean build (cargo --timings, seconds)"
+report="$CARGO_TARGET_DIR/cargo-timings/cargo-timing.html"
+if [ -f "$report" ] && command -v python3 >/dev/null; then
+    python3 - "$report" <<'EOF'
+import json, re, sys
+html = open(sys.argv[1], encoding="utf-8").read()
+m = re.search(r"const UNIT_DATA = (\[.*?\]);\n", html, re.S)
+if not m:
+    print("    (no UNIT_DATA in the timings report)")
+    sys.exit()
+units = json.loads(m.group(1))
+for u in sorted(units, key=lambda u: -u["duration"])[:12]:
+    name = f'{u["name"]} {u["version"]}{u.get("target", "")}'
+    print(f'    {u["duration"]:7.2f}  {name}')
+ours = [u for u in units if u["name"] == "isa"]
+print("    isa total (build script compile + run + lib): %.2f" % sum(u["duration"] for u in ours))
+EOF
+else
+    echo "    (see $report)"
+fi
+
+echo "== 3. regenerate: touch build.rs, rebuild"
+touch build.rs
+t0=$(now)
+build
+t1=$(now)
+regen=$(secs "$t0" "$t1")
+
+echo "== 4. generated code only: touch src/lib.rs, rebuild"
+touch src/lib.rs
+t0=$(now)
+build
+t1=$(now)
+lib=$(secs "$t0" "$t1")
+
+out=$(ls -t "$CARGO_TARGET_DIR"/release/build/isa-*/out/isa.rs | head -1)
+echo "== generated file: $(wc -c <"$out") bytes, $(wc -l <"$out") lines"
+echo "== summary (wall seconds)"
+echo "clean release build:            $clean  (goal < 15 s)"
+echo "regenerate + compile generated: $regen"
+echo "compile generated code only:    $lib"
