@@ -10,6 +10,8 @@
 //! let w = my_isa::Instruction::decode(0x801).unwrap_err();
 //! ```
 
+mod inst;
+
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
@@ -32,6 +34,32 @@ impl Parse for Paths {
             ));
         }
         Ok(Paths(list.into_iter().collect()))
+    }
+}
+
+/// One instruction in assembly syntax, checked against the bundled spec at compile time
+/// and built as the opcode's struct (`isa::ShflRri` for `SHFL.UP P1, R1, R0, R2, 0x0`).
+///
+/// ```ignore
+/// use isa::inst;
+/// const SHFL: isa::ShflRri = inst!(@P0 SHFL.UP P1, R1, R0, R2, 0x0);
+/// let rd = isa::Reg::new(4).unwrap();
+/// let i = inst!(UIADD UR0, UR1, 0x1);              // literal operands: a constant
+/// let j = inst!(SHFL.UP P1, {rd}, R0, R2, 0x0);     // `rd` must be an `isa::Reg`
+/// let k = inst!(SHFL.UP P1, R1, R0, {lane: UImm5}, 0x0); // choose the immediate form
+/// ```
+///
+/// Unknown mnemonics or modifiers (with the nearest valid spellings), operand counts
+/// and kinds, immediate ranges, branch target alignment and the spec's `__Exception`
+/// conditions are compile errors at the offending token. The instruction is assembled
+/// at address 0, so a branch target is an absolute address from 0. An interpolated
+/// operand `{expr}` takes the first operand kind the spec accepts at its place; write
+/// `{expr: Type}` to choose another.
+#[proc_macro]
+pub fn inst(input: TokenStream) -> TokenStream {
+    match inst::inst(input.into()) {
+        Ok(t) => t.into(),
+        Err(e) => e.to_compile_error().into(),
     }
 }
 

@@ -159,7 +159,23 @@ impl<'m> Assembler<'m> {
         addr: u64,
         labels: &dyn Fn(&str) -> Option<u64>,
     ) -> Result<Decoded, AsmError> {
+        parse::parse_line(self, line, addr, labels).map(|(d, _)| d)
+    }
+
+    /// Like [`Assembler::parse_line`], also returning for each written operand the
+    /// operand it was read as: an index into [`Assembler::operands`] of the opcode.
+    pub fn parse_line_mapped(
+        &self,
+        line: &str,
+        addr: u64,
+        labels: &dyn Fn(&str) -> Option<u64>,
+    ) -> Result<(Decoded, Vec<usize>), AsmError> {
         parse::parse_line(self, line, addr, labels)
+    }
+
+    /// The operands of an opcode as assembly writes them: `Order` without the guard.
+    pub fn operands(&self, opcode: usize) -> &[crate::model::Operand] {
+        &self.ops[opcode].operands
     }
 
     /// Prints an instruction located at `addr`.

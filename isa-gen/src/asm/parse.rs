@@ -125,12 +125,14 @@ pub(crate) fn kind_fits(
     )
 }
 
+/// Parses a line; also returns, for each written operand, the index of the operand
+/// (in `Order` without the guard) it was read as.
 pub(crate) fn parse_line(
     a: &Assembler,
     line: &str,
     addr: u64,
     labels: &dyn Fn(&str) -> Option<u64>,
-) -> Result<Decoded, AsmError> {
+) -> Result<(Decoded, Vec<usize>), AsmError> {
     let toks = lex_line(line).map_err(|e| AsmError::new(e.span, e.message))?;
     // Longest dotted prefix that is a mnemonic (`UIMAD.WIDE.U32` → `UIMAD.WIDE`).
     let mut found = None;
@@ -156,7 +158,7 @@ pub(crate) fn parse_line(
     let mut fails: Vec<Fail> = Vec::new();
     for &opcode in candidates {
         match attempt(a, opcode, &toks, mods, mnemonic_text, addr, labels) {
-            Ok(d) => return Ok(d),
+            Ok(r) => return Ok(r),
             Err(f) => fails.push(f),
         }
     }
@@ -299,7 +301,7 @@ fn attempt(
     mnemonic: &str,
     addr: u64,
     labels: &dyn Fn(&str) -> Option<u64>,
-) -> Result<Decoded, Fail> {
+) -> Result<(Decoded, Vec<usize>), Fail> {
     let model = a.model;
     let op = &model.opcodes[opcode];
     let oa = &a.ops[opcode];
@@ -464,6 +466,8 @@ fn attempt(
     let req_after = required_after(a, opcode);
     let n = toks.operands.len();
     let mut t = 0;
+    // The operand each token was read as.
+    let mut read_as: Vec<usize> = Vec::with_capacity(n);
     let mut first_invalid: Option<(usize, AsmError)> = None;
     // Optional operands skipped at the current token, for the mismatch message.
     let mut skipped: Vec<usize> = Vec::new();
@@ -500,7 +504,10 @@ fn attempt(
             }
         }
         match assign(a, opcode, o, tok, &mut d.values, addr, labels) {
-            Assign::Ok => t += 1,
+            Assign::Ok => {
+                read_as.push(k);
+                t += 1;
+            }
             Assign::Mismatch => {
                 let mut ks = skipped.clone();
                 ks.push(k);
@@ -524,6 +531,7 @@ fn attempt(
                     let err = AsmError::new(tok.span.clone(), format!("{what}: {msg}"));
                     first_invalid = Some((k, err));
                 }
+                read_as.push(k);
                 t += 1;
             }
         }
@@ -566,7 +574,7 @@ fn attempt(
             });
         }
     }
-    Ok(d)
+    Ok((d, read_as))
 }
 
 impl AsmError {

@@ -38,7 +38,8 @@ fn err(line: usize, text: &str, at: usize, message: String) -> ProgramError {
     }
 }
 
-/// First pass: strips comments, address prefixes and labels; assigns addresses from `base`.
+/// First pass: strips comments, address prefixes and labels; assigns addresses from
+/// `base`, or from the first instruction's `/*…*/` prefix when it has one.
 pub fn layout(src: &str, base: u64) -> Result<Layout<'_>, Vec<ProgramError>> {
     let mut out = Layout::default();
     let mut errors = Vec::new();
@@ -69,6 +70,14 @@ pub fn layout(src: &str, base: u64) -> Result<Layout<'_>, Vec<ProgramError>> {
             let value = u64::from_str_radix(inner.trim_start_matches("0x"), 16).ok();
             match value {
                 Some(v) if v == addr => {}
+                // The first instruction's prefix sets where the program starts, so a
+                // disassembly made with `--base` assembles back unchanged.
+                Some(v) if out.lines.is_empty() && v % INST_SIZE == 0 => {
+                    for a in out.labels.values_mut() {
+                        *a = v;
+                    }
+                    addr = v;
+                }
                 Some(v) => errors.push(err(
                     lineno,
                     line,
@@ -168,10 +177,20 @@ mod tests {
 
     #[test]
     fn layout_rejects_wrong_prefix_and_duplicate_labels() {
-        let e = layout("/*0010*/ NOP\n.L:\n.L: NOP\n", 0).unwrap_err();
+        let e = layout("NOP\n/*0020*/ NOP\n.L:\n.L: NOP\n", 0).unwrap_err();
         assert_eq!(e.len(), 2);
-        assert_eq!((e[0].line, e[0].column), (1, 1));
+        assert_eq!((e[0].line, e[0].column), (2, 1));
         assert!(e[0].message.contains("does not match"));
-        assert_eq!((e[1].line, e[1].column), (3, 1));
+        assert_eq!((e[1].line, e[1].column), (4, 1));
+    }
+
+    #[test]
+    fn first_prefix_sets_the_start_address() {
+        let l = layout(".L0:\n/*0100*/ NOP\n/*0110*/ NOP\n", 0).unwrap();
+        assert_eq!(l.labels[".L0"], 0x100);
+        assert_eq!(
+            l.lines.iter().map(|x| x.3).collect::<Vec<_>>(),
+            [0x100, 0x110]
+        );
     }
 }
