@@ -34,6 +34,9 @@ fn assembler() -> Result<&'static Assembler<'static>, String> {
     }
 }
 
+/// A placeholder's byte range in the token line and in the filled line.
+type Moved = (Range<usize>, Range<usize>);
+
 /// An interpolated operand: `{expr}` or `{expr: Type}`.
 struct Interp {
     expr: syn::Expr,
@@ -278,7 +281,7 @@ pub fn inst(input: TokenStream) -> syn::Result<TokenStream> {
                 interps: &[Interp],
                 chosen: &[usize],
                 choices: &[Vec<String>]|
-     -> (String, Vec<(Range<usize>, Range<usize>)>) {
+     -> (String, Vec<Moved>) {
         // The line with placeholders, and the placeholders' new ranges.
         let mut out = String::new();
         let mut ranges = Vec::new();

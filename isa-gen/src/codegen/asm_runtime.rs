@@ -43,17 +43,8 @@ pub enum AsmErrorKind {
     Guard(&'static str),
     /// `@!` on a guard that cannot be negated.
     GuardNotNegatable,
-    /// An operand of the wrong kind.
-    Operand {
-        /// 1-based index among the operands (the guard excluded).
-        index: u8,
-        /// The spec's name for it (`SrcB`).
-        label: &'static str,
-        /// An optional operand just before it that the token did not fit either.
-        also: Option<(u8, &'static str)>,
-        /// What would have been accepted (`a Reg`, `a UImm5`).
-        expected: [&'static str; 4],
-    },
+    /// An operand of the wrong kind, or missing.
+    Expect(Expect),
     /// An operand of the right kind with a bad value.
     Invalid {
         /// 1-based index among the operands.
@@ -63,19 +54,23 @@ pub enum AsmErrorKind {
         /// What is wrong.
         problem: Problem,
     },
-    /// A required operand left out.
-    Missing {
-        /// 1-based index among the operands.
-        index: u8,
-        /// The spec's name for it.
-        label: &'static str,
-        /// What it takes.
-        expected: &'static str,
-    },
     /// More operands than the instruction takes (at most this many).
     TooMany(u8),
     /// The spec's `__Exception` condition holds: its kind and message.
     Exception(&'static str, &'static str),
+}
+
+/// "`SHFL.UP` operand 4 (SrcB): expected a Reg or a UImm5, found UR3", or "… is missing".
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Expect {
+    /// 1-based operand numbers (a second one when an optional operand was left out).
+    pub index: [u8; 2],
+    /// The spec's names for the operand (several when candidate opcodes differ).
+    pub labels: [&'static str; 3],
+    /// What would have been accepted.
+    pub kinds: [&'static str; 4],
+    /// The operand is missing (rather than of the wrong kind).
+    pub missing: bool,
 }
 
 /// What is wrong with an operand of the right kind.
@@ -214,21 +209,29 @@ impl core::fmt::Display for AsmErrorDisplay<'_> {
             AsmErrorKind::GuardNotNegatable => {
                 write!(f, "the guard of `{mnemonic}` cannot be negated")
             }
-            AsmErrorKind::Operand {
-                index,
-                label,
-                also,
-                expected,
-            } => {
-                match also {
-                    Some((i, l)) => write!(
-                        f,
-                        "`{mnemonic}` operand {i} or {index} ({l} or {label}): expected "
-                    )?,
-                    None => write!(f, "`{mnemonic}` operand {index} ({label}): expected ")?,
+            AsmErrorKind::Expect(x) => {
+                write!(f, "`{mnemonic}` operand {}", x.index[0])?;
+                if x.index[1] != 0 {
+                    write!(f, " or {}", x.index[1])?;
                 }
-                write_list(f, &expected, false)?;
-                write!(f, ", found {found}")
+                f.write_str(" (")?;
+                for (i, l) in x.labels.iter().filter(|l| !l.is_empty()).enumerate() {
+                    if i > 0 {
+                        f.write_str(" or ")?;
+                    }
+                    f.write_str(l)?;
+                }
+                f.write_str(if x.missing {
+                    ") is missing: expected "
+                } else {
+                    "): expected "
+                })?;
+                write_list(f, &x.kinds, false)?;
+                if x.missing {
+                    Ok(())
+                } else {
+                    write!(f, ", found {found}")
+                }
             }
             AsmErrorKind::Invalid {
                 index,
@@ -287,16 +290,6 @@ impl core::fmt::Display for AsmErrorDisplay<'_> {
                     Problem::ConstMem => write!(f, "{found}: bank or offset out of range"),
                     Problem::Index => write!(f, "{found}: bad index register or offset"),
                 }
-            }
-            AsmErrorKind::Missing {
-                index,
-                label,
-                expected,
-            } => {
-                write!(
-                    f,
-                    "`{mnemonic}` operand {index} ({label}) is missing: expected {expected}"
-                )
             }
             AsmErrorKind::TooMany(max) => {
                 write!(f, "too many operands: `{mnemonic}` takes at most {max}")
@@ -820,126 +813,6 @@ fn reg_offset<'a>(c: &mut Cur<'a>) -> Result<(Option<&'a str>, i128), AsmError> 
     Ok((reg, off))
 }
 
-/// How a token failed to be an operand: wrong kind (try elsewhere) or bad value.
-#[derive(Clone, Copy, Debug)]
-enum Mis {
-    Kind,
-    Bad(Problem),
-}
-
-/// A register file type of the generated API, as the assembler needs it.
-trait AsmReg: Copy + core::str::FromStr {
-    const PREFIX: &'static str;
-    fn numbered(n: u64) -> Option<Self>;
-    fn constant(self) -> bool;
-}
-
-/// A register operand spanning `count` 32-bit registers (a range when over one).
-fn reg_tok<R: AsmReg>(tok: &Tok, count: u64) -> Result<R, Mis> {
-    match tok.core {
-        TokCore::Name(n) => {
-            let base = n.split_once('.').map_or(n, |(b, _)| b);
-            let r: R = base.parse().map_err(|_| Mis::Kind)?;
-            if count > 1 && !r.constant() {
-                return Err(Mis::Bad(Problem::NeedsRange((count * 32) as u32)));
-            }
-            Ok(r)
-        }
-        TokCore::Range(file, lo, hi) if file == R::PREFIX => {
-            // Only the first register must exist: an operand that starts at the last
-            // numbered register prints as e.g. `UR[62:63]`, and must read back.
-            let r = R::numbered(lo).ok_or(Mis::Bad(Problem::NoSuchRegister))?;
-            if hi - lo + 1 != count {
-                return Err(Mis::Bad(Problem::RangeWidth(
-                    ((hi - lo + 1) * 32) as u32,
-                    (count * 32) as u32,
-                )));
-            }
-            Ok(r)
-        }
-        _ => Err(Mis::Kind),
-    }
-}
-
-/// A value name of an enum type.
-fn enum_tok<E: core::str::FromStr>(tok: &Tok) -> Result<E, Mis> {
-    match tok.core {
-        TokCore::Name(n) => n.parse().map_err(|_| Mis::Kind),
-        _ => Err(Mis::Kind),
-    }
-}
-
-/// A plain number within `min..=max` (of the named type).
-fn number_tok(tok: &Tok, name: &'static str, min: i128, max: i128) -> Result<i128, Mis> {
-    match tok.core {
-        TokCore::Number(v) => {
-            if tok.prefix.is_some() || tok.suffix.is_some() {
-                return Err(Mis::Bad(Problem::Prefix(tok.prefix.unwrap_or('.'))));
-            }
-            if v < min || v > max {
-                return Err(Mis::Bad(Problem::Range(name, min, max)));
-            }
-            Ok(v)
-        }
-        TokCore::Label(_) => Err(Mis::Bad(Problem::LabelNotAllowed)),
-        _ => Err(Mis::Kind),
-    }
-}
-
-/// A branch target (absolute address or label) as an offset counted in `1 << shift`
-/// bytes from the next instruction, within `min..=max`.
-fn target_tok(
-    tok: &Tok,
-    addr: u64,
-    shift: u32,
-    min: i128,
-    max: i128,
-    labels: &dyn Fn(&str) -> Option<u64>,
-) -> Result<i128, Mis> {
-    let target = match tok.core {
-        TokCore::Number(v) => v,
-        TokCore::Label(l) => labels(l).ok_or(Mis::Bad(Problem::UndefinedLabel))? as i128,
-        _ => return Err(Mis::Kind),
-    };
-    if tok.prefix.is_some() || tok.suffix.is_some() {
-        return Err(Mis::Bad(Problem::Prefix(tok.prefix.unwrap_or('.'))));
-    }
-    let rel = target - (addr as i128 + 16);
-    if rel & ((1i128 << shift) - 1) != 0 {
-        return Err(Mis::Bad(Problem::Misaligned(target, 1 << shift)));
-    }
-    let off = rel >> shift;
-    if off < min || off > max {
-        return Err(Mis::Bad(Problem::TargetRange(target)));
-    }
-    Ok(off)
-}
-
-/// `c[bank][offset]` (no register) as (bank, offset).
-fn cmem_tok(tok: &Tok) -> Result<(u64, i128), Mis> {
-    match tok.core {
-        TokCore::ConstMem(bank, None, off) => Ok((bank, off)),
-        TokCore::ConstMem(_, Some(_), _) => Err(Mis::Bad(Problem::ConstMem)),
-        _ => Err(Mis::Kind),
-    }
-}
-
-/// `c[bank][REG+offset]` as (bank, register or `None` for the zero register, offset).
-fn cmem_reg_tok<'a>(tok: &Tok<'a>) -> Result<(u64, Option<&'a str>, i128), Mis> {
-    match tok.core {
-        TokCore::ConstMem(bank, reg, off) => Ok((bank, reg, off)),
-        _ => Err(Mis::Kind),
-    }
-}
-
-/// `FILE[REG+offset]` as (register name, offset).
-fn indexed_tok<'a>(tok: &Tok<'a>, file: &str) -> Result<(&'a str, i128), Mis> {
-    match tok.core {
-        TokCore::Indexed(f, reg, off) if f == file => Ok((reg, off)),
-        _ => Err(Mis::Kind),
-    }
-}
-
 /// The nearest names by edit distance (at most a third of the word, at least 1).
 fn nearest<const N: usize>(word: &str, candidates: &[&'static str]) -> [&'static str; N] {
     fn distance(a: &str, b: &str) -> usize {
@@ -990,6 +863,156 @@ fn nearest<const N: usize>(word: &str, candidates: &[&'static str]) -> [&'static
     out
 }
 
+// ---------------------------------------------------------------------------------
+// The table-driven assembler. The generator emits one `OpcodeSpec` per opcode (its
+// modifiers, guard and operands, where their bits go, how names read as codes);
+// `assemble` reads a line against the candidates of its mnemonic and builds the 128-bit
+// word, which `Instruction::decode` then turns into the typed instruction.
+// ---------------------------------------------------------------------------------
+
+/// A field's place in the word.
+#[derive(Clone, Copy, Debug)]
+struct At {
+    start: u8,
+    width: u8,
+}
+
+impl At {
+    const fn mask(self) -> u128 {
+        if self.width >= 128 {
+            u128::MAX
+        } else {
+            (1u128 << self.width) - 1
+        }
+    }
+    fn get(self, w: u128) -> u64 {
+        ((w >> self.start) & self.mask()) as u64
+    }
+    fn set(self, w: &mut u128, v: u128) {
+        *w = (*w & !(self.mask() << self.start)) | ((v & self.mask()) << self.start);
+    }
+}
+
+/// The code of a register or enum value written as text.
+type NameFn = fn(&str) -> Option<u64>;
+/// How many 32-bit registers an operand spans, from the modifiers already in the word.
+type CountFn = fn(u128) -> u64;
+
+/// An operand of a fixed width spans `N` registers.
+fn count_n<const N: u64>(_: u128) -> u64 {
+    N
+}
+
+/// How a sub-field is written.
+#[derive(Clone, Copy, Debug)]
+enum SubRole {
+    /// `!`.
+    Not,
+    /// `-`, or `~` when the `ext` field holds the `X` code.
+    Neg(Option<(At, u64)>),
+    /// `~`.
+    BitNot,
+    /// `.VALUE`.
+    Suffix(NameFn),
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Sub {
+    at: At,
+    role: SubRole,
+    /// Codes with the symbol written, and without it; the default is in the base word.
+    set: u64,
+    unset: u64,
+    default: u64,
+}
+
+/// What an operand is.
+#[derive(Clone, Copy, Debug)]
+enum Kind {
+    Reg {
+        name: NameFn,
+        prefix: &'static str,
+        lo: u64,
+        hi: u64,
+        count: CountFn,
+    },
+    Enum {
+        name: NameFn,
+    },
+    Imm {
+        type_name: &'static str,
+        width: u8,
+        signed: bool,
+        /// A branch target: PC-relative, counted in `1 << shift` bytes.
+        target: bool,
+        shift: u8,
+    },
+    CMem {
+        bank_bits: u8,
+        offset_bits: u8,
+    },
+    CMemIdx {
+        bank_bits: u8,
+        offset_bits: u8,
+        reg: At,
+        reg_name: NameFn,
+        zero: Option<u64>,
+    },
+    RegIdx {
+        prefix: &'static str,
+        reg_name: NameFn,
+        off: At,
+    },
+    Word(&'static str),
+}
+
+#[derive(Clone, Copy, Debug)]
+struct OperandSpec {
+    kind: Kind,
+    /// The main field (the constant-memory field of `C[…]`, the register of `UR[…]`).
+    at: At,
+    subs: &'static [Sub],
+    label: &'static str,
+    expected: &'static str,
+    optional: bool,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct ModSpec {
+    at: At,
+    field: &'static str,
+    values: &'static [(&'static str, u64)],
+    required: bool,
+    /// `.A, .B` for messages.
+    values_text: &'static str,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct GuardSpec {
+    at: At,
+    name: NameFn,
+    type_name: &'static str,
+    not: Option<Sub>,
+}
+
+#[derive(Debug)]
+struct OpcodeSpec {
+    mnemonic: &'static str,
+    /// Fixed bits and every default.
+    base: u128,
+    mods: &'static [ModSpec],
+    guard: Option<GuardSpec>,
+    operands: &'static [OperandSpec],
+    /// For each operand, how many required operands follow it.
+    req_after: &'static [u8],
+    /// The spec's `__Exception` conditions: their kind and message when one holds.
+    check: fn(u128) -> Result<(), (&'static str, &'static str)>,
+}
+
+fn check_none(_: u128) -> Result<(), (&'static str, &'static str)> {
+    Ok(())
+}
+
 /// A failed attempt at one candidate opcode: how far it got and the error.
 #[derive(Clone, Copy, Debug)]
 struct Fail {
@@ -997,13 +1020,13 @@ struct Fail {
     err: AsmError,
 }
 
-impl Fail {
-    const fn new(rank: u32, err: AsmError) -> Fail {
-        Fail { rank, err }
-    }
+/// How far an operand walk got (`reach`), where it stopped (`at`), whether with a wrong
+/// value: the more of the line a candidate fits, the more specific its error.
+const fn operand_rank(reach: usize, at: usize, invalid: bool) -> u32 {
+    10 + 1000 * reach as u32 + 2 * at as u32 + invalid as u32
 }
 
-/// Keeps the most specific failure; merges the expectations of kind mismatches at the
+/// Keeps the most specific failure; merges what several candidates expected at the
 /// same operand ("expected a Reg or a UImm5").
 fn better(best: Option<Fail>, new: Fail) -> Option<Fail> {
     let Some(mut b) = best else {
@@ -1013,26 +1036,21 @@ fn better(best: Option<Fail>, new: Fail) -> Option<Fail> {
         return Some(new);
     }
     if new.rank == b.rank {
-        if let (
-            AsmErrorKind::Operand {
-                index: i1,
-                also: None,
-                expected: ref mut e1,
-                ..
-            },
-            AsmErrorKind::Operand {
-                index: i2,
-                also: None,
-                expected: e2,
-                ..
-            },
-        ) = (&mut b.err.kind, new.err.kind)
+        let same_place = b.err.start == new.err.start && b.err.end == new.err.end;
+        if let (AsmErrorKind::Expect(x), AsmErrorKind::Expect(y)) = (&mut b.err.kind, new.err.kind)
         {
-            if *i1 == i2 && b.err.start == new.err.start {
-                for e in e2.iter().filter(|e| !e.is_empty()) {
-                    if !e1.contains(e) {
-                        if let Some(slot) = e1.iter_mut().find(|s| s.is_empty()) {
-                            *slot = e;
+            if same_place && x.index == y.index && x.missing == y.missing {
+                for l in y.labels.iter().filter(|l| !l.is_empty()) {
+                    if !x.labels.contains(l) {
+                        if let Some(slot) = x.labels.iter_mut().find(|s| s.is_empty()) {
+                            *slot = l;
+                        }
+                    }
+                }
+                for k in y.kinds.iter().filter(|k| !k.is_empty()) {
+                    if !x.kinds.contains(k) {
+                        if let Some(slot) = x.kinds.iter_mut().find(|s| s.is_empty()) {
+                            *slot = k;
                         }
                     }
                 }
@@ -1040,4 +1058,485 @@ fn better(best: Option<Fail>, new: Fail) -> Option<Fail> {
         }
     }
     Some(b)
+}
+
+/// The outcome of reading a token as an operand.
+enum Read {
+    Ok,
+    /// Not this kind of operand.
+    Kind,
+    Bad(Problem),
+}
+
+/// Signed or unsigned range of a `width`-bit immediate.
+fn bounds(width: u8, signed: bool) -> (i128, i128) {
+    let w = u32::from(width).clamp(1, 127);
+    if signed {
+        let hi = (1i128 << (w - 1)) - 1;
+        (-hi - 1, hi)
+    } else {
+        (0, (1i128 << w) - 1)
+    }
+}
+
+/// The encoding of `c[bank][off]`.
+fn cmem(bank: u64, off: i128, bank_bits: u8, offset_bits: u8) -> Result<u128, Problem> {
+    let (lo, hi) = bounds(offset_bits, true);
+    if bank >> bank_bits != 0 || off < lo || off > hi {
+        return Err(Problem::ConstMem);
+    }
+    Ok((u128::from(bank) << offset_bits) | (off as u128 & ((1u128 << offset_bits) - 1)))
+}
+
+/// Sets the sub-fields of an operand from the token's prefix and suffix: a written
+/// operand carries exactly the symbols written.
+fn decorate(subs: &[Sub], tok: &Tok, w: &mut u128) -> Result<(), Problem> {
+    for s in subs {
+        let v = if matches!(s.role, SubRole::Suffix(_)) {
+            s.default
+        } else {
+            s.unset
+        };
+        s.at.set(w, u128::from(v));
+    }
+    if let Some(p) = tok.prefix {
+        let word = *w;
+        let tilde = |ext: Option<(At, u64)>| ext.is_some_and(|(at, x)| at.get(word) == x);
+        let hit = subs.iter().find(|s| match (p, s.role) {
+            ('!', SubRole::Not) | ('~', SubRole::BitNot) => true,
+            ('-', SubRole::Neg(ext)) => !tilde(ext),
+            ('~', SubRole::Neg(ext)) => tilde(ext),
+            _ => false,
+        });
+        match hit {
+            Some(s) => s.at.set(w, u128::from(s.set)),
+            None => {
+                let has_neg = subs.iter().any(|s| matches!(s.role, SubRole::Neg(_)));
+                return Err(match (p, has_neg) {
+                    ('-', true) => Problem::NegForm(true),
+                    ('~', true) => Problem::NegForm(false),
+                    _ => Problem::Prefix(p),
+                });
+            }
+        }
+    }
+    if let Some(sfx) = tok.suffix {
+        let hit = subs.iter().find_map(|s| match s.role {
+            SubRole::Suffix(name) => name(sfx).map(|v| (s.at, v)),
+            _ => None,
+        });
+        match hit {
+            Some((at, v)) => at.set(w, u128::from(v)),
+            None => return Err(Problem::Suffix),
+        }
+    }
+    Ok(())
+}
+
+/// Reads `tok` as operand `o`, writing its bits into `w`.
+fn read(
+    o: &OperandSpec,
+    tok: &Tok,
+    w: &mut u128,
+    addr: u64,
+    labels: &dyn Fn(&str) -> Option<u64>,
+) -> Read {
+    let placed = match o.kind {
+        Kind::Reg {
+            name,
+            prefix,
+            lo,
+            hi,
+            count,
+        } => {
+            let n = count(*w);
+            match tok.core {
+                TokCore::Name(text) => {
+                    let base = text.split_once('.').map_or(text, |(b, _)| b);
+                    let Some(code) = name(base) else {
+                        return Read::Kind;
+                    };
+                    if n > 1 && (lo..=hi).contains(&code) {
+                        return Read::Bad(Problem::NeedsRange((n * 32) as u32));
+                    }
+                    o.at.set(w, u128::from(code));
+                }
+                TokCore::Range(file, first, last) if file == prefix => {
+                    // Only the first register must exist: an operand at the last register
+                    // prints as e.g. `UR[62:63]` and must read back.
+                    if !(lo..=hi).contains(&first) {
+                        return Read::Bad(Problem::NoSuchRegister);
+                    }
+                    if last - first + 1 != n {
+                        return Read::Bad(Problem::RangeWidth(
+                            ((last - first + 1) * 32) as u32,
+                            (n * 32) as u32,
+                        ));
+                    }
+                    o.at.set(w, u128::from(first));
+                }
+                _ => return Read::Kind,
+            }
+            true
+        }
+        Kind::Enum { name } => {
+            let TokCore::Name(text) = tok.core else {
+                return Read::Kind;
+            };
+            let Some(code) = name(text) else {
+                return Read::Kind;
+            };
+            if let Some(c) = tok.prefix {
+                return Read::Bad(Problem::Prefix(c));
+            }
+            o.at.set(w, u128::from(code));
+            false
+        }
+        Kind::Imm {
+            type_name,
+            width,
+            signed,
+            target,
+            shift,
+        } => {
+            let v = match tok.core {
+                TokCore::Number(v) => v,
+                TokCore::Label(l) if target => match labels(l) {
+                    Some(t) => i128::from(t),
+                    None => return Read::Bad(Problem::UndefinedLabel),
+                },
+                TokCore::Label(_) => return Read::Bad(Problem::LabelNotAllowed),
+                _ => return Read::Kind,
+            };
+            if let Some(p) = tok.prefix {
+                return Read::Bad(Problem::Prefix(p));
+            }
+            if tok.suffix.is_some() {
+                return Read::Bad(Problem::Suffix);
+            }
+            let (lo, hi) = bounds(width, signed);
+            let value = if target {
+                let Some(rel) = v.checked_sub(i128::from(addr) + 16) else {
+                    return Read::Bad(Problem::TargetRange(v));
+                };
+                if rel & ((1i128 << shift) - 1) != 0 {
+                    return Read::Bad(Problem::Misaligned(v, 1 << shift));
+                }
+                let off = rel >> shift;
+                if off < lo || off > hi {
+                    return Read::Bad(Problem::TargetRange(v));
+                }
+                off
+            } else {
+                // A signed immediate may also be written as its bit pattern.
+                let pattern_hi = bounds(width, false).1;
+                if v < lo || v > pattern_hi {
+                    return Read::Bad(Problem::Range(
+                        type_name,
+                        lo,
+                        if signed { pattern_hi } else { hi },
+                    ));
+                }
+                v
+            };
+            o.at.set(w, value as u128);
+            false
+        }
+        Kind::CMem {
+            bank_bits,
+            offset_bits,
+        } => {
+            match tok.core {
+                TokCore::ConstMem(bank, None, off) => match cmem(bank, off, bank_bits, offset_bits)
+                {
+                    Ok(c) => o.at.set(w, c),
+                    Err(p) => return Read::Bad(p),
+                },
+                TokCore::ConstMem(_, Some(_), _) => return Read::Bad(Problem::ConstMem),
+                _ => return Read::Kind,
+            }
+            true
+        }
+        Kind::CMemIdx {
+            bank_bits,
+            offset_bits,
+            reg,
+            reg_name,
+            zero,
+        } => {
+            let TokCore::ConstMem(bank, r, off) = tok.core else {
+                return Read::Kind;
+            };
+            let code = match (r, zero) {
+                (Some(name), _) => match reg_name(name) {
+                    Some(c) => c,
+                    None => return Read::Bad(Problem::Index),
+                },
+                (None, Some(z)) => z,
+                (None, None) => return Read::Bad(Problem::Index),
+            };
+            match cmem(bank, off, bank_bits, offset_bits) {
+                Ok(c) => {
+                    o.at.set(w, c);
+                    reg.set(w, u128::from(code));
+                }
+                Err(p) => return Read::Bad(p),
+            }
+            true
+        }
+        Kind::RegIdx {
+            prefix,
+            reg_name,
+            off,
+        } => {
+            let TokCore::Indexed(file, r, offset) = tok.core else {
+                return Read::Kind;
+            };
+            if file != prefix {
+                return Read::Kind;
+            }
+            let Some(code) = reg_name(r) else {
+                return Read::Bad(Problem::Index);
+            };
+            let (lo, hi) = bounds(off.width, true);
+            if offset < lo || offset > hi {
+                return Read::Bad(Problem::Index);
+            }
+            o.at.set(w, u128::from(code));
+            off.set(w, offset as u128);
+            false
+        }
+        Kind::Word(word) => {
+            return match tok.core {
+                TokCore::Name(n) if n == word && tok.prefix.is_none() => Read::Ok,
+                _ => Read::Kind,
+            }
+        }
+    };
+    if placed {
+        if let Err(p) = decorate(o.subs, tok, w) {
+            return Read::Bad(p);
+        }
+    }
+    Read::Ok
+}
+
+/// Reads a line against one opcode; the word on success.
+#[allow(clippy::result_large_err)]
+fn attempt(
+    spec: &OpcodeSpec,
+    l: &Line,
+    m0: usize,
+    addr: u64,
+    labels: &dyn Fn(&str) -> Option<u64>,
+) -> Result<u128, Fail> {
+    let mut w = spec.base;
+    // Modifiers.
+    let mut given: u64 = 0;
+    for &(text, s, e) in &l.parts[m0..l.nparts] {
+        // Errors point at the whole `.NAME`, dot included.
+        let s = s - 1;
+        let hit = spec.mods.iter().enumerate().find_map(|(k, m)| {
+            m.values
+                .iter()
+                .find(|(n, _)| *n == text)
+                .map(|&(_, v)| (k, v))
+        });
+        match hit {
+            Some((k, _)) if given & (1 << k) != 0 => {
+                let kind = AsmErrorKind::DuplicateModifier(spec.mods[k].field);
+                return Err(Fail {
+                    rank: 1,
+                    err: AsmError::new(s, e, kind),
+                });
+            }
+            Some((k, v)) => {
+                spec.mods[k].at.set(&mut w, u128::from(v));
+                given |= 1 << k;
+            }
+            None => {
+                let mut all: [&'static str; 64] = [""; 64];
+                let mut n = 0;
+                for (name, _) in spec.mods.iter().flat_map(|m| m.values) {
+                    if n < all.len() {
+                        all[n] = name;
+                        n += 1;
+                    }
+                }
+                let kind =
+                    AsmErrorKind::UnknownModifier(spec.mnemonic, nearest::<3>(text, &all[..n]));
+                return Err(Fail {
+                    rank: 1,
+                    err: AsmError::new(s, e, kind),
+                });
+            }
+        }
+    }
+    for (k, m) in spec.mods.iter().enumerate() {
+        if m.required && given & (1 << k) == 0 {
+            let e = l.mnemonic_end();
+            let kind = AsmErrorKind::MissingModifier(m.field, m.values_text);
+            return Err(Fail {
+                rank: 1,
+                err: AsmError::new(e, e, kind),
+            });
+        }
+    }
+    // Guard.
+    if let Some((negated, name, s, e)) = l.guard {
+        let Some(g) = spec.guard else {
+            return Err(Fail {
+                rank: 2,
+                err: AsmError::new(s, e, AsmErrorKind::NoGuard),
+            });
+        };
+        let Some(code) = (g.name)(name) else {
+            return Err(Fail {
+                rank: 2,
+                err: AsmError::new(s, e, AsmErrorKind::Guard(g.type_name)),
+            });
+        };
+        g.at.set(&mut w, u128::from(code));
+        if negated {
+            match g.not {
+                Some(n) => n.at.set(&mut w, u128::from(n.set)),
+                None => {
+                    return Err(Fail {
+                        rank: 2,
+                        err: AsmError::new(s, e, AsmErrorKind::GuardNotNegatable),
+                    })
+                }
+            }
+        }
+    }
+    // Operands. After a wrong value the walk goes on checking kinds only, so that the
+    // rank says how well the whole line fits this opcode; the first error is reported.
+    let n = l.nops;
+    let mut t = 0;
+    let mut first_bad: Option<(usize, AsmError)> = None;
+    // An optional operand left out at a token: (token, operand).
+    let mut skipped: Option<(usize, usize)> = None;
+    let fail = |reach: usize, err: AsmError, first_bad: Option<(usize, AsmError)>| match first_bad {
+        Some((at, err)) => Fail {
+            rank: operand_rank(reach, at, true),
+            err,
+        },
+        None => Fail {
+            rank: operand_rank(reach, reach, false),
+            err,
+        },
+    };
+    for (k, o) in spec.operands.iter().enumerate() {
+        let Some(tok) = l.op(t) else {
+            if o.optional {
+                continue;
+            }
+            let e = l.end();
+            let x = Expect {
+                index: [k as u8 + 1, 0],
+                labels: [o.label, "", ""],
+                kinds: [o.expected, "", "", ""],
+                missing: true,
+            };
+            return Err(fail(
+                k,
+                AsmError::new(e, e, AsmErrorKind::Expect(x)),
+                first_bad,
+            ));
+        };
+        if o.optional {
+            let room = n - t > usize::from(spec.req_after[k]);
+            let mut scratch = w;
+            if !room || matches!(read(o, tok, &mut scratch, addr, labels), Read::Kind) {
+                if room {
+                    skipped = Some((t, k));
+                }
+                continue;
+            }
+        }
+        match read(o, tok, &mut w, addr, labels) {
+            Read::Ok => t += 1,
+            Read::Kind => {
+                let x = match skipped.filter(|&(at, _)| at == t) {
+                    Some((_, j)) => {
+                        let p = &spec.operands[j];
+                        Expect {
+                            index: [j as u8 + 1, k as u8 + 1],
+                            labels: [p.label, o.label, ""],
+                            kinds: [p.expected, o.expected, "", ""],
+                            missing: false,
+                        }
+                    }
+                    None => Expect {
+                        index: [k as u8 + 1, 0],
+                        labels: [o.label, "", ""],
+                        kinds: [o.expected, "", "", ""],
+                        missing: false,
+                    },
+                };
+                return Err(fail(
+                    k,
+                    AsmError::new(tok.start, tok.end, AsmErrorKind::Expect(x)),
+                    first_bad,
+                ));
+            }
+            Read::Bad(problem) => {
+                if first_bad.is_none() {
+                    let kind = AsmErrorKind::Invalid {
+                        index: k as u8 + 1,
+                        label: o.label,
+                        problem,
+                    };
+                    first_bad = Some((k, AsmError::new(tok.start, tok.end, kind)));
+                }
+                t += 1;
+            }
+        }
+    }
+    let max = spec.operands.len();
+    if let Some(tok) = l.op(t) {
+        return Err(fail(
+            max,
+            AsmError::new(tok.start, tok.end, AsmErrorKind::TooMany(max as u8)),
+            first_bad,
+        ));
+    }
+    if let Some((at, err)) = first_bad {
+        return Err(Fail {
+            rank: operand_rank(max + 1, at, true),
+            err,
+        });
+    }
+    if let Err((kind, message)) = (spec.check)(w) {
+        let err = AsmError::new(
+            l.parts[0].1,
+            l.mnemonic_end(),
+            AsmErrorKind::Exception(kind, message),
+        );
+        return Err(Fail {
+            rank: u32::MAX,
+            err,
+        });
+    }
+    Ok(w)
+}
+
+/// Assembles a lexed line against the candidate opcodes of its mnemonic: the word of
+/// the first that matches, or the most specific error.
+#[allow(clippy::result_large_err)]
+fn assemble(
+    l: &Line,
+    m0: usize,
+    cands: &[&OpcodeSpec],
+    addr: u64,
+    labels: &dyn Fn(&str) -> Option<u64>,
+) -> Result<u128, AsmError> {
+    let mut best: Option<Fail> = None;
+    for spec in cands {
+        match attempt(spec, l, m0, addr, labels) {
+            Ok(w) => return Ok(w),
+            Err(f) => best = better(best, f),
+        }
+    }
+    Err(best.map_or(AsmError::new(0, 0, AsmErrorKind::Empty), |b| b.err))
 }

@@ -129,13 +129,11 @@ impl Gen<'_> {
         let regs = self.reg_ref();
         let for_each = self.for_each_opcode();
         let asm_runtime = self.asm_runtime();
-        let asm_regs = self.asm_reg_impls();
         let asm_parse = self.parse_dispatch(&self.asm);
         quote! {
             #support
             #for_each
             #asm_runtime
-            #asm_regs
             #asm_parse
             #( #types )*
             #regs
