@@ -1,127 +1,187 @@
-//! Execution semantics of the ISA: the state of one warp.
+//! Execution semantics of the ISA: a functional simulator of one warp (32 lanes) for
+//! every opcode of the spec.
 //!
-//! This crate holds the hand-written semantics; the instruction set itself comes from the
-//! generated `isa` crate. [`Warp`] models the architectural state DESIGN.md describes:
-//! 32 lanes with per-lane general-purpose registers and predicates, per-warp uniform
-//! registers and predicates, B registers and the thread masks. Register accessors apply the
-//! constant-register rules (`RZ`/`URZ` read 0, `PT`/`UPT` read true, writes to them are
-//! dropped) so instruction semantics never special-case them.
+//! The instruction set itself comes from the generated `isa` crate; this crate holds
+//! the hand-written semantics. [`Warp`] is the architectural state DESIGN.md
+//! describes (GPRs, predicates, uniform registers and predicates, B registers, the
+//! five thread masks, `ActivePC` and per-lane RPC, constant memory, special registers,
+//! the GETREG/SETREG address space, a cycle counter and the NANOSLEEP timer).
+//! [`Program`] decodes a program once; [`Machine`] runs it:
+//!
+//! ```
+//! use isa_runtime::{Machine, Program, Stop, Warp};
+//! use isa::Instruction;
+//!
+//! let text = ["S2R R1, SR_LANEID", "REDUX.SUM R2, R1", "EXIT"];
+//! let insns: Vec<Instruction> = text.iter().map(|l| l.parse().unwrap()).collect();
+//! let mut m = Machine::new(Warp::new(u32::MAX), Program::from_instructions(0, &insns));
+//! assert_eq!(m.run(1000), Stop::Exited);
+//! assert_eq!(m.warp.reg(isa::Reg::new(2).unwrap(), 7), (0..32).sum::<u32>());
+//! ```
+//!
+//! # Execution model
+//!
+//! * One step executes the instruction at `ActivePC` for the lanes of `ActiveMask`
+//!   and costs one cycle. A run ends when `ValidMask` is empty.
+//! * Per-lane instructions act on the *participants*: active lanes whose guard
+//!   predicate is true. Uniform-datapath instructions are guarded by their uniform
+//!   predicate and act once per warp.
+//! * A collective reading a lane that is inactive or predicated off gets the value
+//!   its register holds (the spec and PTX leave it undefined).
+//! * A uniform result of a per-lane instruction (VOTEU, REDUXU, ELECTU, S2UR) is
+//!   written when at least one lane takes part. S2UR of a lane-dependent special
+//!   register (`SR_LANEID`, the lane masks) reads it as the first participant sees it.
+//! * Branch targets: every `CvtIShift` operand names the address `pc + 16 +
+//!   offset*16` (docs/decisions.md).
+//! * Constant memory: 32 banks of 64 KiB, little-endian, zero until set; any
+//!   alignment is accepted; an access outside a bank is a fault.
+//! * Special registers: `SR_LANEID` and the lane masks are computed; `SR_CLOCKLO/HI`
+//!   read the cycle counter, `SR_GLOBALTIMELO/HI` the same in nanoseconds
+//!   ([`CYCLES_PER_NS`] = 1); the others are stored per warp (settable by the caller
+//!   or SETREG). CS2R reads 64 bits: a `LO` register with its `HI` half, `SR_PMn`
+//!   with `SR_PM_HIn`, anything else zero-extended.
+//! * GETREG/SETREG: addresses below 0x100 are the special registers by `SReg` code
+//!   (writes to computed or undefined ones are dropped); every other 32-bit address
+//!   is a register of a per-warp store that reads 0 until written. Lanes write in
+//!   increasing lane order (the highest lane wins).
+//! * RTT, TRAP, SYSCALL, PMTRIG and SWITCH are reported as [`Event`]s (with the
+//!   lanes that executed them and their operand, from the lowest such lane for a
+//!   register operand) and execution goes on with the next instruction. DEPBAR,
+//!   IBBAR and NOP do nothing (there is no memory system to wait for).
+//! * NANOSLEEP: one timer per warp; a request sets it to `now + t` or keeps an
+//!   earlier deadline. When it fires, `SleepMask` is cleared. When no lane can run
+//!   but sleeping ones (`warpSleep()`), the clock jumps to the deadline and a
+//!   [`EventKind::WarpSleep`] is reported.
+//! * Faults ([`FaultKind`]): step limit, a PC outside the program, an undecodable
+//!   word, an instruction violating one of the spec's `__Exception` conditions, a
+//!   dynamic UR index outside UR0..URZ, a constant-memory access outside its bank, a
+//!   deadlock (lanes alive but none can run), and the two WARPSYNC program errors
+//!   below. The state is left as it was before the faulting instruction.
+//!
+//! # Choices where the spec is silent
+//!
+//! * **MOVM** has no `__Semantics`: it is PTX `movmatrix.sync.aligned.m8n8.trans.b16`
+//!   (lane `l` holds row `l/4`, columns `2(l%4)`, `+1` of an 8×8 b16 matrix; the
+//!   result is the transpose).
+//! * **ELECT/ELECTU** have no `__Semantics`: as PTX `elect.sync`, the leader is the
+//!   lowest participant in the member mask (`URb`, or lanes whose `pp` is true);
+//!   `Rd`/`URd` = its lane number (`0xFFFFFFFF` when there is none), `pu` is true in
+//!   the leader only.
+//! * **MATCH.ANY** writes `pu = false` (the semantics initialise `pu = false` and only
+//!   `.ALL` sets it).
+//! * **UIADD without `.X`** writes its carry-out to `upu` (the syntax has no `upu`
+//!   there, but the operand exists and defaults to `UPT`). The carry-in `upp` is used
+//!   only with `.X`. The same holds for UIMAD and ULEA: `.LO`/`.HI` picks the half,
+//!   `.X` adds `upp`; the negate sub-field is `-` (two's complement) without `.X` and
+//!   `~` with it, as `CvtINegX` prints it.
+//! * **UPRMT** modes are those of PTX `prmt` (`.f4e`, `.b4e`, `.rc8`, `.ecl`, `.ecr`,
+//!   `.rc16`; the default mode uses the four selector nibbles, bit 3 replicating the
+//!   sign); the spec only refers to `[[PRMT]]`.
+//! * **BRX, CALL, RET** read `Vb`/`Va` as a signed 32-bit (BRX) or 64-bit (CALL/RET)
+//!   offset; BRX sign-extends it (the spec's own example sign-extends the table entry).
+//! * **WARPSYNC** asserts that each executing lane is in its membermask (a fault if
+//!   not), and for the grouped `R` form the spec's TODO "lanes of one group must give
+//!   the same mask" is checked when a group is released (a fault if not).
+//!
+//! # Deviations from the `__Semantics` pseudocode
+//!
+//! Where the pseudocode is wrong on its face, the simulator does what the hardware
+//! designer evidently meant. Each entry quotes the spec line it departs from; the
+//! code carries the tag.
+//!
+//! * **[D1] BRU sleep test and WARPSYNC sync test** (bru.isa, `switchPCByMask`
+//!   helpers, EXIT, YIELD, NANOSLEEP, WARPSYNC): `if( (cmask & SleepMask) ^ SleepMask
+//!   ==0 )` parses as `(cmask & SleepMask) ^ (SleepMask == 0)` and even read as
+//!   intended it tests `SleepMask ⊆ cmask`; the comment says "every candidate is
+//!   asleep", so the test is `cmask != 0 && (cmask & ~SleepMask) == 0`. Likewise
+//!   WARPSYNC's `if ( (arrivemask & mmask) ^ mmask == 0)` is `(arrivemask & mmask) ==
+//!   mmask`.
+//! * **[D2] BRX partial jump** (bru.isa BRX): `ActiveMask = ~b_jump;` would make
+//!   inactive and exited lanes active: it is `ActiveMask &= ~b_jump`. In the all-jump
+//!   case `RPC[TargetPC!=ActivePC] = TargetPC[...]` is restricted to active lanes
+//!   (inactive lanes keep their resume PC).
+//! * **[D3] Target of CALL/RET `.ABS` and of LEPC** (bru.isa CALL: `TargetPC = Va +
+//!   offset*INST_SIZE;` LEPC: `rd[mask2array(pmask)] = ActivePC;`): the offset field
+//!   is a `CvtIShift` operand, which this toolchain reads and writes as the address
+//!   `pc + 16 + offset*16` (docs/decisions.md), so `CALL.ABS 0x0` means address 0.
+//!   The simulator uses that address: CALL/RET go to `Va + address` in both modes
+//!   (for the C form, which has no offset, `.ABS` goes to `Va` and `.REL` to `pc + 16
+//!   + Va`), and LEPC loads the address (`LEPC R[4:5], 0x80` loads 0x80). With the
+//!   offset left out (0) LEPC therefore loads the address of the *next* instruction,
+//!   not `ActivePC`.
+//! * **[D4] BSYNC consumes its B register** (bru.isa BSYNC: `bmask = bmask & ( bmask
+//!   ^ ActiveMask);` on a local copy): the B register "marks the lanes that have not
+//!   yet reached the sync point" (BRU description) and BSSY only ORs lanes in, so
+//!   BSYNC clears every arrived lane (`bmask & ~arrivemask`, not just `ActiveMask`)
+//!   and writes the result back (its `OutList` has `breg`); a released B register is
+//!   0 and can be reused.
+//! * **[D5] YIELD/NANOSLEEP resume point** (bru.isa YIELD: `ActivePC = RPC[lid];`
+//!   with no RPC saved for the yielding lanes): the lanes that switch away get `RPC =
+//!   ActivePC + INST_SIZE`, so they resume after the YIELD instead of at a stale RPC.
+//! * **[D6] NANOSLEEP sets `SleepMask`** (bru.isa NANOSLEEP: `YieldMask |=
+//!   ActiveMask;`, copied from YIELD): the description says "`NANOSLEEP`会设置
+//!   `SleepMask`"; the sleeping lanes go into `SleepMask`, not `YieldMask`.
+//! * **[D7] Grouped WARPSYNC R** (bru.isa WARPSYNC: `warp_syncmask = ValidMask &
+//!   array2mask(thd_syncmask==0);` and `cmask = array_or(mmask) ^ arrivemask;`): only
+//!   lanes that arrived have a membermask, so only they can form a released group,
+//!   and the candidates are the members that have not arrived (`& ~arrivemask`; the
+//!   XOR would add arrived lanes outside every membermask). `lid = ffs(sync_mask)`
+//!   is read as `ffs(warp_syncmask)`.
+//! * **[D8] Carry out** (udp.isa UIADD.X, UIMAD, UIMAD.WIDE, ULEA: `upu = … >
+//!   4294967296` and `> (1<<64)`): the carry is `sum >= 2^32` (`>= 2^64`).
+//! * **[D9] USHF shift count** (udp.isa USHF: `n = (.cwmod == .CLAMP) ? min(n_ub, ) :
+//!   min(b, n_ub) : mod(b, n_ub);`): `n = CLAMP ? min(b, n_ub) : b mod n_ub`. A right
+//!   shift of a signed type fills with bit 63 of `{SrcC, URa}`.
+//! * **[D10] UFLO** (udp.isa UFLO: `if (.type == .S32) SrcB = ~SrcB;` and `URd = 31 -
+//!   URd` for `.SH`): `.S32` inverts only negative inputs (the most significant bit
+//!   that differs from the sign, as PTX `bfind.s32`; inverting every input would
+//!   find the highest 0 of positive numbers), and "not found" stays `0xFFFFFFFF`
+//!   with `.SH` too (the spec's own example `UFLO.U32.SH UR1, URZ; // UR1 =
+//!   0xFFFFFFFF`; the formula would give 32). The description's `|SrcB|` is not used.
+//! * **[D11] ULEA precedence** (udp.isa ULEA: `addr = t & 0xFFFFFFFF + SrcB;`): `+`
+//!   binds tighter than `&` in C; the sum is `(t & 0xFFFFFFFF) + SrcB (+ upp)`.
+//! * **[D12] UIMAD.WIDE with constant SrcC** (udp.isa UIMAD_WIDE_UUC: `Bitwidth<vc> =
+//!   32; Bitwidth<urd> = 32;`): contradicts `.WIDE` and its three siblings (the
+//!   linter reports it); it is executed with a 64-bit `SrcC` from constant memory
+//!   and a 64-bit `URd`.
+//! * **[D13] UP2UR/UR2UP** (udp.isa UP2UR assigns only `URd[8*k+7:8*k]`; UR2UP: `upr
+//!   = b_select & URa[...]` after packing `upr` from the predicates): `URd` is not an
+//!   input, so UP2UR takes its other bytes from `URa` (as P2R); UR2UP writes only the
+//!   predicates selected by `SbMsk` (the packing of `upr` is otherwise dead, and
+//!   clearing unselected predicates would make the mask pointless). `UP7` is `UPT`:
+//!   it reads 1 and writes are dropped.
+//! * **[D14] UBREV** (udp.isa UBREV: `URd = ~SrcB;`): the opcode is bit-reverse
+//!   (`BREV`); it reverses the bit order.
+//! * **[D15] UF2FP** (udp.isa UF2FP: `TODO:`): as F2FP.F16.F32.PACK_AB, `URd =
+//!   {f16(URa), f16(SrcB)}` (`URa` in the high half), IEEE round to nearest even,
+//!   NaN stays a quiet NaN, f32 subnormals flush to ±0. `URc` has no role without a
+//!   modifier that would give it one; it is read and ignored.
+//! * **[D16] UPOPC** (udp.isa UPOPC: `a >>= 1;` in a loop over `SrcB`): the loop never
+//!   ends; the result is the population count of `SrcB`.
+//!
+//! Other opcodes follow their pseudocode as written (BRA with the spec's golden
+//! model, BMOV, BSSY, BREAK, EXIT, BSYNC's yield release, SHFL as PTX `shfl`, UBMSK,
+//! USGXT, UISETP with `.X`, ULOP3/UPLOP3, VOTE, REDUX, GETUGPR/SETUGPR).
 
-use isa::{Pred, Reg, UPred, UReg};
+mod bru;
+mod exec;
+mod machine;
+mod sync;
+pub mod udp;
+mod warp;
 
-/// Lanes per warp.
-pub const LANES: usize = 32;
-
-/// Architectural state of one warp.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Warp {
-    /// `gpr[r][lane]` for R0..R254.
-    gpr: Vec<[u32; LANES]>,
-    /// Bit `lane` of `pred[p]` for P0..P6.
-    pred: [u32; 7],
-    /// UR0..UR62.
-    ur: [u32; 63],
-    /// Bit `p` for UP0..UP6.
-    upred: u8,
-    /// B0..B15.
-    pub breg: [u32; 16],
-    /// Lanes that have not exited.
-    pub valid_mask: u32,
-    /// Lanes executing at `active_pc`.
-    pub active_mask: u32,
-    /// Lanes in the YIELD state.
-    pub yield_mask: u32,
-    /// Lanes asleep (NANOSLEEP).
-    pub sleep_mask: u32,
-    /// Branch-selection helper mask of YIELD.
-    pub switch_mask: u32,
-    /// PC of the active lanes.
-    pub active_pc: u64,
-    /// Per-lane resume PC of inactive lanes.
-    pub rpc: [u64; LANES],
-}
-
-impl Default for Warp {
-    fn default() -> Self {
-        Warp::new(u32::MAX)
-    }
-}
-
-impl Warp {
-    /// A warp whose lanes in `valid_mask` are alive and active at PC 0, every register 0.
-    pub fn new(valid_mask: u32) -> Warp {
-        Warp {
-            gpr: vec![[0; LANES]; 255],
-            pred: [0; 7],
-            ur: [0; 63],
-            upred: 0,
-            breg: [0; 16],
-            valid_mask,
-            active_mask: valid_mask,
-            yield_mask: 0,
-            sleep_mask: 0,
-            switch_mask: 0,
-            active_pc: 0,
-            rpc: [0; LANES],
-        }
-    }
-
-    /// `R` in `lane` (`RZ` reads 0).
-    pub fn reg(&self, r: Reg, lane: usize) -> u32 {
-        self.gpr.get(r.bits() as usize).map_or(0, |v| v[lane])
-    }
-
-    /// Writes `R` in `lane` (a write to `RZ` is dropped).
-    pub fn set_reg(&mut self, r: Reg, lane: usize, value: u32) {
-        if let Some(v) = self.gpr.get_mut(r.bits() as usize) {
-            v[lane] = value;
-        }
-    }
-
-    /// Predicate `P` in `lane` (`PT` reads true).
-    pub fn pred(&self, p: Pred, lane: usize) -> bool {
-        self.pred
-            .get(p.bits() as usize)
-            .is_none_or(|m| m >> lane & 1 == 1)
-    }
-
-    /// Writes predicate `P` in `lane` (a write to `PT` is dropped).
-    pub fn set_pred(&mut self, p: Pred, lane: usize, value: bool) {
-        if let Some(m) = self.pred.get_mut(p.bits() as usize) {
-            *m = (*m & !(1 << lane)) | (u32::from(value) << lane);
-        }
-    }
-
-    /// Uniform register (`URZ` reads 0).
-    pub fn ureg(&self, r: UReg) -> u32 {
-        self.ur.get(r.bits() as usize).copied().unwrap_or(0)
-    }
-
-    /// Writes a uniform register (a write to `URZ` is dropped).
-    pub fn set_ureg(&mut self, r: UReg, value: u32) {
-        if let Some(v) = self.ur.get_mut(r.bits() as usize) {
-            *v = value;
-        }
-    }
-
-    /// Uniform predicate (`UPT` reads true).
-    pub fn upred(&self, p: UPred) -> bool {
-        let i = p.bits();
-        i >= 7 || self.upred >> i & 1 == 1
-    }
-
-    /// Writes a uniform predicate (a write to `UPT` is dropped).
-    pub fn set_upred(&mut self, p: UPred, value: bool) {
-        let i = p.bits();
-        if i < 7 {
-            self.upred = (self.upred & !(1 << i)) | (u8::from(value) << i);
-        }
-    }
-}
+pub use bru::bra_branch_mask;
+pub use machine::{Event, EventKind, Fault, FaultKind, Machine, Program, Slot, Stop};
+pub use sync::{elect_leader, redux, shfl_lane, vote};
+pub use warp::{
+    lanes_of, sreg_is_computed, ConstMem, Warp, CMEM_BANKS, CMEM_BANK_SIZE, CYCLES_PER_NS,
+    INST_SIZE, LANES,
+};
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use isa::{Pred, Reg, UPred, UReg};
 
     #[test]
     fn constant_registers_read_constants_and_drop_writes() {
