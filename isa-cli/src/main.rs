@@ -6,6 +6,7 @@
 //! isa asm FILE.s [-o FILE.bin | --hex]  assemble a program
 //! isa disasm FILE.bin [--base ADDR]     disassemble 16-byte little-endian records
 //! isa disasm --hex WORD...              disassemble words given in hex
+//! isa run PROGRAM.s [--state S.json]    run one warp on the simulator (JSON state out)
 //! ```
 //!
 //! Exit codes: 0 success, 1 the input has errors, 2 usage or I/O error.
@@ -17,6 +18,7 @@ use std::process::ExitCode;
 use codespan_reporting::term::termcolor::{ColorChoice, StandardStream};
 
 mod asm;
+mod run;
 
 const USAGE: &str = "\
 isa: the ISA toolchain
@@ -29,6 +31,9 @@ USAGE:
     isa disasm FILE.bin [--base ADDR]
                                 Disassemble 16-byte little-endian instruction records
     isa disasm --hex WORD...    Disassemble 128-bit words given in hex
+    isa run PROGRAM.s [--state STATE.json] [--max-steps N]
+                                Run one warp on the simulator; print the final state as
+                                JSON (exit 0 exited, 1 bad input, 2 runtime fault)
     isa help                    Show this message
 
 PATH is a spec file or a directory (its *.isa files are used, in name order).
@@ -59,13 +64,14 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
         "gen" => gen(rest),
         "asm" => asm_cmd(rest),
         "disasm" => disasm_cmd(rest),
+        "run" => Ok(run::run(rest)),
         "help" | "-h" | "--help" => {
             println!("{USAGE}");
             Ok(ExitCode::SUCCESS)
         }
         other => Err(format!(
             "unknown command `{other}`{}\n\n{USAGE}",
-            isa_gen::suggest::nearest(other, ["check", "gen", "asm", "disasm", "help"])
+            isa_gen::suggest::nearest(other, ["check", "gen", "asm", "disasm", "run", "help"])
                 .map(|s| format!(" (did you mean `{s}`?)"))
                 .unwrap_or_default()
         )),
