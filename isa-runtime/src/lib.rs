@@ -158,6 +158,10 @@
 //!   modifier that would give it one; it is read and ignored.
 //! * **[D16] UPOPC** (udp.isa UPOPC: `a >>= 1;` in a loop over `SrcB`): the loop never
 //!   ends; the result is the population count of `SrcB`.
+//! * **[D17] ULDC.128** (udp.isa ULDC: `Bitwidth<urd> = 32 + (dtype=="64")*32;`,
+//!   which is 32 for `.128`): the load is 128 bits, as the dtype says; it fills four
+//!   consecutive uniform registers from `URd` (the assembler, which follows the
+//!   `Bitwidth`, writes the destination as `UR20`, not `UR[20:23]`).
 //!
 //! Other opcodes follow their pseudocode as written (BRA with the spec's golden
 //! model, BMOV, BSSY, BREAK, EXIT, BSYNC's yield release, SHFL as PTX `shfl`, UBMSK,
