@@ -203,7 +203,20 @@ fn cs2r_i_writes_a_register_pair() {
 #[test]
 fn bra_u_requires_div_or_conv() {
     // bru.isa: EncodingError<IllegalBitFieldValue, "BRA_U should be used with .DIV/.CONV.">
-    let mut bra = BraU::new(UReg::new(1).unwrap(), SImm50::new(0x10).unwrap());
+    // The checked constructor takes `cond` (the condition reads it) and refuses a bad one.
+    let err = BraU::new(
+        UReg::new(1).unwrap(),
+        SImm50::new(0x10).unwrap(),
+        BraCond::U,
+    )
+    .unwrap_err();
+    assert_eq!(err.message, "BRA_U should be used with .DIV/.CONV.");
+    let mut bra = BraU::new(
+        UReg::new(1).unwrap(),
+        SImm50::new(0x10).unwrap(),
+        BraCond::Div,
+    )
+    .unwrap();
     for cond in [BraCond::NoCond, BraCond::U] {
         bra.cond = cond;
         let err = bra.validate().unwrap_err();

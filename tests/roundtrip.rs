@@ -772,8 +772,12 @@ fn typed_match_redux_round_trip() {
 
 #[test]
 fn typed_bra_round_trip() {
-    let mut bra = BraU::new(UReg::new(4).unwrap(), SImm50::new(-3).unwrap());
-    bra.cond = BraCond::Div;
+    let mut bra = BraU::new(
+        UReg::new(4).unwrap(),
+        SImm50::new(-3).unwrap(),
+        BraCond::Div,
+    )
+    .unwrap();
     bra.pp = Pred::new(5).unwrap();
     bra.pp_not = PModi::True;
     bra.ura_bitnot = SignModi::True;

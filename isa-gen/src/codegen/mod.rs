@@ -737,9 +737,9 @@ impl Gen<'_> {
                 };
                 let r = acc(&self.field_ident(&op.fields[f]));
                 if *o == BinOp::Eq {
-                    quote! { #r == #v }
+                    quote! { matches!(#r, #v) }
                 } else {
-                    quote! { #r != #v }
+                    quote! { !matches!(#r, #v) }
                 }
             }
             CExpr::Bin(o, a, b) if Self::is_bool(e) => {
@@ -773,7 +773,7 @@ impl Gen<'_> {
     ) -> TokenStream {
         if Self::is_bool(e) {
             let b = self.bool_expr_with(op, e, acc);
-            return quote! { i64::from(#b) };
+            return quote! { ((#b) as i64) };
         }
         match e {
             CExpr::Int(v) => {
@@ -955,6 +955,17 @@ impl Gen<'_> {
                 required.push(*fi);
             }
         }
+        // Fields an `__Exception` condition reads are chosen by the caller too: their
+        // defaults may be exactly what the condition forbids (`BRA_U` with `cond`).
+        for ex in &op.exceptions {
+            let mut used = Vec::new();
+            ex.cond.fields(&mut used);
+            for f in used {
+                if !op.fields[f].is_fixed() && !required.contains(&f) {
+                    required.push(f);
+                }
+            }
+        }
         let req_ids: Vec<_> = required
             .iter()
             .map(|&i| self.field_ident(&op.fields[i]))
@@ -987,7 +998,36 @@ impl Gen<'_> {
                 names.join(", ")
             )
         };
-        let default_impl = if required.is_empty() {
+        let checked = !op.exceptions.is_empty();
+        let new_doc = if checked {
+            format!(
+                "{new_doc} Fails with the spec's `__Exception` when the result would violate it."
+            )
+        } else {
+            new_doc
+        };
+        let new_fn = if checked {
+            quote! {
+                #[doc = #new_doc]
+                #[allow(clippy::too_many_arguments)]
+                pub const fn new(#( #req_ids: #req_tys ),*) -> Result<#name, ValidationError> {
+                    let i = #name { #( #init ),* };
+                    match i.validate() {
+                        Ok(()) => Ok(i),
+                        Err(e) => Err(e),
+                    }
+                }
+            }
+        } else {
+            quote! {
+                #[doc = #new_doc]
+                #[allow(clippy::too_many_arguments)]
+                pub const fn new(#( #req_ids: #req_tys ),*) -> #name {
+                    #name { #( #init ),* }
+                }
+            }
+        };
+        let default_impl = if required.is_empty() && !checked {
             quote! {
                 impl Default for #name {
                     fn default() -> #name {
@@ -1091,11 +1131,7 @@ impl Gen<'_> {
                 /// Bits covered by any field; all others are zero.
                 pub const FIELD_MASK: u128 = #field_mask;
 
-                #[doc = #new_doc]
-                #[allow(clippy::too_many_arguments)]
-                pub const fn new(#( #req_ids: #req_tys ),*) -> #name {
-                    #name { #( #init ),* }
-                }
+                #new_fn
 
                 /// The 128-bit encoding.
                 pub const fn encode(&self) -> u128 {
@@ -1104,6 +1140,7 @@ impl Gen<'_> {
 
                 /// Decodes the fields of a word whose fixed bits are this opcode's
                 /// (as [`Instruction::decode`] established).
+                #[inline]
                 pub const fn decode_fields(word: u128) -> Result<#name, DecodeError> {
                     if word & !Self::FIELD_MASK != 0 {
                         return Err(DecodeError::ReservedBits { opcode: Opcode::#variant, bits: word & !Self::FIELD_MASK });
@@ -1118,7 +1155,7 @@ impl Gen<'_> {
                 #bitwidth_fn
 
                 #[doc = #validate_doc]
-                pub fn validate(&self) -> Result<(), ValidationError> {
+                pub const fn validate(&self) -> Result<(), ValidationError> {
                     #( #checks )*
                     Ok(())
                 }
@@ -1391,8 +1428,13 @@ impl Gen<'_> {
             .map(|o| format!(" `{}`: see [`{}`].", o.name, names::type_name(&o.name)))
             .collect();
         let all: Vec<usize> = (0..m.opcodes.len()).collect();
-        let tree = self.decode_tree(&all, 0u128, 0);
+        let (tree, table) = match self.decode_table() {
+            Some((body, table)) => (body, table),
+            None => (self.decode_tree(&all, 0u128, 0), quote! {}),
+        };
         quote! {
+            #table
+
             /// Any instruction of the spec.
             #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
             pub enum Instruction {
@@ -1483,6 +1525,72 @@ impl Gen<'_> {
                 }
             }
         }
+    }
+
+    /// When every fixed bit of every opcode lies in one range of at most 16 bits, decode
+    /// looks the opcode up in a table indexed by those bits (one memory read and one
+    /// jump, whatever the number of opcodes); returns the body of `decode` and the table.
+    fn decode_table(&self) -> Option<(TokenStream, TokenStream)> {
+        let m = self.model;
+        let union = m.opcodes.iter().fold(0u128, |a, o| a | o.fixed_mask);
+        if union == 0 || m.opcodes.len() >= u16::MAX as usize {
+            return None;
+        }
+        let lo = union.trailing_zeros();
+        let hi = 128 - union.leading_zeros();
+        let bits = hi - lo;
+        if bits > 16 {
+            return None;
+        }
+        let size = 1usize << bits;
+        let mut table = vec![0u16; size];
+        for (i, op) in m.opcodes.iter().enumerate() {
+            let mask = op.fixed_mask >> lo;
+            let want = op.fixed_bits >> lo;
+            for (key, slot) in table.iter_mut().enumerate() {
+                if (key as u128) & mask == want {
+                    *slot = i as u16 + 1;
+                }
+            }
+        }
+        let wide = m.opcodes.len() >= 255;
+        let elem = if wide {
+            format_ident!("u16")
+        } else {
+            format_ident!("u8")
+        };
+        let entries = table
+            .iter()
+            .map(|&e| lit(e as u128, if wide { "u16" } else { "u8" }));
+        let n = lit(size as u128, "usize");
+        let lo_l = lit(lo as u128, "u32");
+        let kmask = lit_hex(crate::model::mask(0, bits), "u128");
+        let key = if lo == 0 {
+            quote! { (word & #kmask) as usize }
+        } else {
+            quote! { ((word >> #lo_l) & #kmask) as usize }
+        };
+        let arms = m.opcodes.iter().enumerate().map(|(i, op)| {
+            let name = self.struct_ident(op);
+            let k = lit(i as u128 + 1, if wide { "u16" } else { "u8" });
+            quote! {
+                #k => match #name::decode_fields(word) {
+                    Ok(i) => Ok(Instruction::#name(i)),
+                    Err(e) => Err(e),
+                },
+            }
+        });
+        let body = quote! {
+            match DECODE_TABLE[#key] {
+                #( #arms )*
+                _ => Err(DecodeError::UnknownOpcode { word }),
+            }
+        };
+        let table = quote! {
+            /// Opcode (index + 1, 0 for none) of every value of the fixed bits.
+            static DECODE_TABLE: [#elem; #n] = [ #( #entries ),* ];
+        };
+        Some((body, table))
     }
 
     /// A decision tree over the fixed fields: at each node, switch on a fixed field that
