@@ -6,6 +6,8 @@
 //! isa asm FILE.s [-o FILE.bin | --hex]  assemble a program
 //! isa disasm FILE.bin [--base ADDR]     disassemble 16-byte little-endian records
 //! isa disasm --hex WORD...              disassemble words given in hex
+//! isa doc [SPEC...] -o DIR              write the HTML reference
+//! isa json [SPEC...] [-o FILE]          print the resolved model as JSON
 //! isa run PROGRAM.s [--state S.json]    run one warp on the simulator (JSON state out)
 //! ```
 //!
@@ -18,6 +20,8 @@ use std::process::ExitCode;
 use codespan_reporting::term::termcolor::{ColorChoice, StandardStream};
 
 mod asm;
+mod doc;
+mod json;
 mod run;
 
 const USAGE: &str = "\
@@ -31,6 +35,9 @@ USAGE:
     isa disasm FILE.bin [--base ADDR]
                                 Disassemble 16-byte little-endian instruction records
     isa disasm --hex WORD...    Disassemble 128-bit words given in hex
+    isa doc [SPEC...] -o DIR    Write the ISA reference as HTML pages (SPEC: default isa-spec)
+    isa json [SPEC...] [-o FILE]
+                                Print the resolved model as JSON (docs/json-schema.md)
     isa run PROGRAM.s [--state STATE.json] [--max-steps N]
                                 Run one warp on the simulator; print the final state as
                                 JSON (exit 0 exited, 1 bad input, 2 runtime fault)
@@ -64,6 +71,8 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
         "gen" => gen(rest),
         "asm" => asm_cmd(rest),
         "disasm" => disasm_cmd(rest),
+        "doc" => doc::run(rest),
+        "json" => json::run(rest),
         "run" => Ok(run::run(rest)),
         "help" | "-h" | "--help" => {
             println!("{USAGE}");
@@ -71,9 +80,12 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
         }
         other => Err(format!(
             "unknown command `{other}`{}\n\n{USAGE}",
-            isa_gen::suggest::nearest(other, ["check", "gen", "asm", "disasm", "run", "help"])
-                .map(|s| format!(" (did you mean `{s}`?)"))
-                .unwrap_or_default()
+            isa_gen::suggest::nearest(
+                other,
+                ["check", "gen", "asm", "disasm", "doc", "json", "run", "help"]
+            )
+            .map(|s| format!(" (did you mean `{s}`?)"))
+            .unwrap_or_default()
         )),
     }
 }
