@@ -1,0 +1,162 @@
+#!/usr/bin/env bash
+# Opens the generated ISA reference in a real browser and checks it as a reader would
+# meet it: from disk (file://), no network, headless Chromium.
+#
+#   bash scripts/browser-check.sh
+#
+# 1. installs Debian's chromium if it is missing (and a CJK font, so the authors'
+#    Chinese prose renders as text, not boxes): needs root, as CI runs;
+# 2. generates the reference with `isa doc` into $BROWSER_CHECK_DIR (default
+#    target/browser-check/site);
+# 3. for each checked page: takes a screenshot and asserts it is not blank (a decoded
+#    PNG with enough non-background pixels and colours), dumps the DOM after the
+#    scripts ran and asserts the page's script finished (`data-js="ok"` on <html>)
+#    with no uncaught error in the console log;
+# 4. opens the index with `?q=shfl` and asserts the filter hid the non-matching entries.
+#
+# Screenshots stay in the output directory for people to look at.
+# SKIP_BROWSER_CHECK=1 skips the whole check (say so when you do).
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+
+if [ "${SKIP_BROWSER_CHECK:-}" = 1 ]; then
+    echo "browser check skipped (SKIP_BROWSER_CHECK=1)"
+    exit 0
+fi
+
+t0=$(date +%s)
+if ! command -v chromium >/dev/null 2>&1; then
+    if [ "$(id -u)" != 0 ]; then
+        echo "browser check: chromium is not installed and this is not root;" >&2
+        echo "  install it (apt-get install chromium) or set SKIP_BROWSER_CHECK=1" >&2
+        exit 1
+    fi
+    echo "installing chromium (Debian package)…"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-wqy-microhei >/dev/null
+elif [ "$(id -u)" = 0 ] && command -v fc-list >/dev/null 2>&1 && [ -z "$(fc-list :lang=zh 2>/dev/null)" ]; then
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-wqy-microhei >/dev/null 2>&1 ||
+        echo "note: no CJK font; Chinese text will show as boxes in the screenshots"
+fi
+t1=$(date +%s)
+
+out="${BROWSER_CHECK_DIR:-$root/target/browser-check}"
+site="$out/site"
+rm -rf "$site"
+mkdir -p "$out"
+g0=$(date +%s%N)
+cargo run --quiet --bin isa -- doc isa-spec -o "$site" 2>"$out/doc.log" || {
+    cat "$out/doc.log" >&2
+    exit 1
+}
+g1=$(date +%s%N)
+
+profile="$(mktemp -d)"
+trap 'rm -rf "$profile"' EXIT
+chrome() {
+    chromium --headless --no-sandbox --disable-gpu --disable-background-networking \
+        --disable-component-update --disable-sync --no-first-run --hide-scrollbars \
+        --user-data-dir="$profile" --enable-logging=stderr --v=0 "$@"
+}
+
+# A PNG is "not blank" when, decoded, at least 2% of its pixels differ from the most
+# common colour and it has at least 16 colours.
+not_blank() {
+    python3 - "$1" <<'PY'
+import struct, sys, zlib
+from collections import Counter
+data = open(sys.argv[1], "rb").read()
+assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+pos, idat, w = 8, b"", 0
+while pos < len(data):
+    n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+    body = data[pos + 8:pos + 8 + n]
+    if kind == b"IHDR":
+        w, h, depth, ctype = struct.unpack(">IIBB", body[:10])
+        assert depth == 8 and ctype in (2, 6), f"unexpected PNG format {depth}/{ctype}"
+        bpp = 3 if ctype == 2 else 4
+    elif kind == b"IDAT":
+        idat += body
+    pos += 12 + n
+raw = zlib.decompress(idat)
+stride = w * bpp
+prev = bytearray(stride)
+counts = Counter()
+i = 0
+for y in range(h):
+    f = raw[i]; line = bytearray(raw[i + 1:i + 1 + stride]); i += 1 + stride
+    for x in range(stride):
+        a = line[x - bpp] if x >= bpp else 0
+        b = prev[x]; c = prev[x - bpp] if x >= bpp else 0
+        if f == 1: line[x] = (line[x] + a) & 255
+        elif f == 2: line[x] = (line[x] + b) & 255
+        elif f == 3: line[x] = (line[x] + (a + b) // 2) & 255
+        elif f == 4:
+            p = a + b - c; pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+            line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+    prev = line
+    if y % 2 == 0:  # every other row is plenty for a blank test
+        for x in range(0, stride, bpp * 2):
+            counts[bytes(line[x:x + 3])] += 1
+total = sum(counts.values())
+top = counts.most_common(1)[0][1]
+ink = 1 - top / total
+print(f"{sys.argv[1].rsplit('/', 1)[-1]}: {w}x{h}, {len(counts)} colours, {ink:.1%} non-background")
+sys.exit(0 if ink >= 0.02 and len(counts) >= 16 else 1)
+PY
+}
+
+fail=0
+b0=$(date +%s%N)
+# page:window size (SHFL tall enough to show its first encoding diagram)
+for spec in index.html:1280,1000 SHFL.html:1280,2400 BRA.html:1280,1000; do
+    page="${spec%%:*}"
+    url="file://$site/$page"
+    name="${page%.html}"
+    chrome --window-size="${spec#*:}" --screenshot="$out/$name.png" "$url" >/dev/null 2>"$out/$name.shot.log" || true
+    if [ ! -s "$out/$name.png" ]; then
+        echo "FAIL $page: no screenshot" >&2
+        cat "$out/$name.shot.log" >&2
+        fail=1
+        continue
+    fi
+    if ! not_blank "$out/$name.png"; then
+        echo "FAIL $page: the screenshot is blank" >&2
+        fail=1
+    fi
+    chrome --dump-dom "$url" >"$out/$name.dom.html" 2>"$out/$name.dom.log" || true
+    if ! grep -q 'data-js="ok"' "$out/$name.dom.html"; then
+        echo "FAIL $page: the page script did not finish (no data-js=\"ok\")" >&2
+        fail=1
+    fi
+    if grep -E 'CONSOLE|Uncaught' "$out/$name.dom.log" "$out/$name.shot.log" | grep -iE 'uncaught|error'; then
+        echo "FAIL $page: script errors in the console (above)" >&2
+        fail=1
+    fi
+done
+
+# The filter: `?q=shfl` leaves SHFL's entry and hides (nearly) everything else.
+chrome --dump-dom "file://$site/index.html?q=shfl" >"$out/filter.dom.html" 2>"$out/filter.log" || true
+python3 - "$out/filter.dom.html" <<'PY' || fail=1
+import re, sys
+dom = open(sys.argv[1], encoding="utf-8").read()
+items = re.findall(r'<li data-k="([^"]*)"( hidden="")?', dom)
+shown = [k for k, h in items if not h]
+hidden = [k for k, h in items if h]
+bad = [k for k in shown if "shfl" not in k]
+print(f"filter ?q=shfl: {len(shown)} entries shown, {len(hidden)} hidden")
+if not shown or bad or len(hidden) < len(items) // 2:
+    print(f"FAIL filter: shown {shown[:5]}, wrongly shown {bad[:5]}", file=sys.stderr)
+    sys.exit(1)
+PY
+b1=$(date +%s%N)
+
+t2=$(date +%s)
+echo "browser check: install $((t1 - t0)) s, isa doc $(((g1 - g0) / 1000000)) ms (incl. cargo), browser $(((b1 - b0) / 1000000)) ms; screenshots in $out"
+if [ "$fail" != 0 ]; then
+    echo "browser check FAILED" >&2
+    exit 1
+fi
+echo "browser check passed ($((t2 - t0)) s)"
