@@ -1,0 +1,459 @@
+//! Whole programs exercising the SIMT model. `VOTE.ANY Rn, Px, PT` records in each
+//! lane the mask of lanes running with it, so the divergence is visible in the
+//! registers. Every expected value comes from tracing the bru.isa pseudocode by hand
+//! (the traces are in the comments).
+
+mod common;
+use common::*;
+
+use isa_runtime::{EventKind, FaultKind, Machine, Program, Stop, Warp};
+
+/// R`n` of the lanes in `mask` equals `v`, and is 0 elsewhere.
+fn assert_reg(w: &Warp, n: u8, mask: u32, v: u32) {
+    for l in 0..32 {
+        let want = if mask >> l & 1 == 1 { v } else { 0 };
+        assert_eq!(w.reg(r(n), l), want, "R{n} lane {l}");
+    }
+}
+
+#[test]
+fn if_else_reconverges_at_bsync() {
+    let m = run(
+        "        S2R R1, SR_LANEID
+                 BSSY B0, `(.L_join)
+                 @P0 BRA `(.L_else)
+                 VOTE.ANY R5, P5, PT        // then: lanes 16..31
+                 BRA `(.L_join)
+        .L_else: VOTE.ANY R6, P6, PT        // else: lanes 0..15
+        .L_join: BSYNC B0
+                 VOTE.ANY R7, P4, PT        // everyone again
+                 EXIT",
+        |w| w.set_pred_lanes(p(0), u32::MAX, 0x0000_ffff),
+    );
+    let w = &m.warp;
+    assert_reg(w, 5, 0xffff_0000, 0xffff_0000);
+    assert_reg(w, 6, 0x0000_ffff, 0x0000_ffff);
+    assert_reg(w, 7, u32::MAX, u32::MAX);
+    assert_eq!(w.breg[0], 0, "BSYNC consumed B0");
+    // S2R BSSY BRA VOTE BRA BSYNC(switch) VOTE BSYNC(sync) VOTE EXIT.
+    assert_eq!(m.steps, 10);
+    assert_eq!((w.valid_mask, w.active_mask), (0, 0));
+}
+
+#[test]
+fn if_else_states_step_by_step() {
+    let mut m = start(
+        "        BSSY B0, `(.L_join)
+                 @P0 BRA `(.L_else)
+                 BRA `(.L_join)
+        .L_else: NOP
+        .L_join: BSYNC B0
+                 EXIT",
+        |w| w.set_pred_lanes(p(0), u32::MAX, 0x0000_00ff),
+    );
+    m.step().unwrap(); // BSSY
+    assert_eq!(m.warp.breg[0], u32::MAX);
+    m.step().unwrap(); // @P0 BRA: lanes 0..7 wait at .L_else, the others fall through
+    assert_eq!((m.warp.active_pc, m.warp.active_mask), (0x20, 0xffff_ff00));
+    assert_eq!(m.warp.rpc[0], 0x30);
+    m.step().unwrap(); // BRA .L_join (all active lanes)
+    assert_eq!(m.warp.active_pc, 0x40);
+    m.step().unwrap(); // BSYNC: lanes 0..7 missing → switch to them, B0 = their mask
+    assert_eq!((m.warp.active_pc, m.warp.active_mask), (0x30, 0xff));
+    assert_eq!(m.warp.breg[0], 0xff);
+    assert_eq!(m.warp.rpc[8], 0x40);
+    m.step().unwrap(); // NOP
+    m.step().unwrap(); // BSYNC: everyone arrived
+    assert_eq!((m.warp.active_pc, m.warp.active_mask), (0x50, u32::MAX));
+    assert_eq!(m.warp.breg[0], 0);
+    assert!(m.step().unwrap()); // EXIT
+}
+
+#[test]
+fn nested_divergence() {
+    let m = run(
+        "          BSSY B0, `(.L_j0)
+                   @P0 BRA `(.L_else0)        // 0..15 jump
+                   BSSY B1, `(.L_j1)
+                   @P1 BRA `(.L_else1)        // 24..31 jump
+                   VOTE.ANY R1, P5, PT        // 16..23
+                   BRA `(.L_j1)
+        .L_else1:  VOTE.ANY R2, P5, PT        // 24..31
+        .L_j1:     BSYNC B1
+                   VOTE.ANY R3, P5, PT        // 16..31
+                   BRA `(.L_j0)
+        .L_else0:  VOTE.ANY R4, P5, PT        // 0..15
+        .L_j0:     BSYNC B0
+                   VOTE.ANY R5, P5, PT        // all
+                   EXIT",
+        |w| {
+            w.set_pred_lanes(p(0), u32::MAX, 0x0000_ffff);
+            w.set_pred_lanes(p(1), u32::MAX, 0xff00_0000);
+        },
+    );
+    let w = &m.warp;
+    assert_reg(w, 1, 0x00ff_0000, 0x00ff_0000);
+    assert_reg(w, 2, 0xff00_0000, 0xff00_0000);
+    assert_reg(w, 3, 0xffff_0000, 0xffff_0000);
+    assert_reg(w, 4, 0x0000_ffff, 0x0000_ffff);
+    assert_reg(w, 5, u32::MAX, u32::MAX);
+    assert_eq!((w.breg[0], w.breg[1]), (0, 0));
+    assert_eq!(m.steps, 16);
+}
+
+#[test]
+fn uniform_loop_with_bra_u() {
+    // UR0 counts 1..5, UR2 sums it. The per-lane loop predicate is made from the
+    // uniform one: ELECT finds a leader only if UR5 has a lane, VOTE.ANY spreads it.
+    let m = run(
+        "        UMOV UR6, 0xffffffff
+        .L_top:  UIADD UR0, UR0, 0x1
+                 UIADD UR2, UR2, UR0
+                 UISETP.LT.U32.AND UP0, UPT, UR0, 0x5, UPT
+                 USEL UR5, UR6, URZ, UP0
+                 ELECT P0, R9, UR5
+                 VOTE.ANY R9, P1, P0
+                 @P1 BRA.U `(.L_top)
+                 EXIT",
+        |_| {},
+    );
+    let w = &m.warp;
+    assert_eq!((w.ureg(ur(0)), w.ureg(ur(2))), (5, 15));
+    assert_eq!(m.steps, 1 + 5 * 7 + 1);
+}
+
+#[test]
+fn bra_u_jumps_only_when_every_active_lane_agrees() {
+    let src = "        @P2 BRA.U `(.L_skip)
+                        VOTE.ANY R3, P3, PT
+               .L_skip: EXIT";
+    // Lanes disagree: nobody jumps and the warp does not diverge.
+    let w = run(src, |w| w.set_pred_lanes(p(2), u32::MAX, 0xffff)).warp;
+    assert_reg(&w, 3, u32::MAX, u32::MAX);
+    // Everyone agrees: the warp jumps.
+    let w = run(src, |w| w.set_pred_lanes(p(2), u32::MAX, u32::MAX)).warp;
+    assert_reg(&w, 3, 0, 0);
+}
+
+#[test]
+fn partial_exit() {
+    let mut m = start(
+        "@P0 EXIT
+         VOTE.ANY R1, P1, PT
+         EXIT",
+        |w| w.set_pred_lanes(p(0), u32::MAX, 0x0f0f_0f0f),
+    );
+    m.step().unwrap();
+    assert_eq!(
+        (m.warp.valid_mask, m.warp.active_mask, m.warp.active_pc),
+        (0xf0f0_f0f0, 0xf0f0_f0f0, 0x10)
+    );
+    assert_eq!(m.run(100), Stop::Exited);
+    assert_reg(&m.warp, 1, 0xf0f0_f0f0, 0xf0f0_f0f0);
+}
+
+#[test]
+fn exit_of_one_branch_switches_to_the_other() {
+    let mut m = start(
+        "       @P0 BRA `(.L_b)     // 0..15 jump
+                EXIT                // 16..31 exit: switch to 0..15
+        .L_b:   VOTE.ANY R1, P1, PT
+                EXIT",
+        |w| w.set_pred_lanes(p(0), u32::MAX, 0x0000_ffff),
+    );
+    m.step().unwrap();
+    m.step().unwrap();
+    assert_eq!(
+        (m.warp.valid_mask, m.warp.active_mask, m.warp.active_pc),
+        (0xffff, 0xffff, 0x20)
+    );
+    assert_eq!(m.run(100), Stop::Exited);
+    assert_reg(&m.warp, 1, 0xffff, 0xffff);
+}
+
+#[test]
+fn warpsync_after_divergence() {
+    let m = run(
+        "       @P0 BRA `(.L_b)            // 8..23 jump
+        .L_s:   WARPSYNC 0xffffffff        // the others wait here
+                VOTE.ANY R1, P1, PT        // all
+                EXIT
+        .L_b:   VOTE.ANY R2, P1, PT        // 8..23
+                BRA `(.L_s)",
+        |w| w.set_pred_lanes(p(0), u32::MAX, 0x00ff_ff00),
+    );
+    assert_reg(&m.warp, 1, u32::MAX, u32::MAX);
+    assert_reg(&m.warp, 2, 0x00ff_ff00, 0x00ff_ff00);
+    // BRA WARPSYNC(switch) VOTE BRA WARPSYNC(sync) VOTE EXIT.
+    assert_eq!(m.steps, 7);
+}
+
+#[test]
+fn grouped_warpsync_releases_each_group() {
+    // R3 = 0x0000ffff in lanes 0..15, 0xffff0000 in 16..31: two groups of 16.
+    let m = run(
+        "       @P0 BRA `(.L_b)            // 8..23 jump
+        .L_s:   WARPSYNC R3
+                VOTE.ANY R1, P1, PT        // one group at a time
+                EXIT
+        .L_b:   VOTE.ANY R2, P1, PT
+                BRA `(.L_s)",
+        |w| {
+            w.set_pred_lanes(p(0), u32::MAX, 0x00ff_ff00);
+            for l in 0..32 {
+                w.set_reg(r(3), l, if l < 16 { 0x0000_ffff } else { 0xffff_0000 });
+            }
+        },
+    );
+    let w = &m.warp;
+    for l in 0..32 {
+        let group = if l < 16 { 0x0000_ffff } else { 0xffff_0000 };
+        assert_eq!(w.reg(r(1), l), group, "lane {l}");
+    }
+    assert_reg(w, 2, 0x00ff_ff00, 0x00ff_ff00);
+    // BRA WS(switch) VOTE BRA WS(release 0..15) VOTE EXIT WS(release 16..31) VOTE EXIT.
+    assert_eq!(m.steps, 10);
+}
+
+#[test]
+fn warpsync_program_errors_fault() {
+    // A lane outside the membermask executes WARPSYNC.
+    let mut m = start("WARPSYNC 0xffff\nEXIT", |_| {});
+    match m.run(10) {
+        Stop::Fault(f) => {
+            assert_eq!(
+                f.kind,
+                FaultKind::WarpsyncNotMember {
+                    lane: 16,
+                    mask: 0xffff
+                }
+            );
+            assert_eq!(f.pc, 0);
+        }
+        s => panic!("{s:?}"),
+    }
+    // Lanes of one released group disagree about the group.
+    let mut m = start("WARPSYNC R3\nEXIT", |w| {
+        for l in 0..32 {
+            w.set_reg(r(3), l, if l == 0 { 0x3 } else { 0x7 });
+        }
+        w.valid_mask = 0x7;
+        w.active_mask = 0x7;
+    });
+    match m.run(10) {
+        Stop::Fault(f) => assert_eq!(
+            f.kind,
+            FaultKind::WarpsyncMaskMismatch {
+                lane: 0,
+                mask: 0x3,
+                other: 1,
+                other_mask: 0x7
+            }
+        ),
+        s => panic!("{s:?}"),
+    }
+}
+
+#[test]
+fn yield_lets_the_other_branch_pass_bsync() {
+    let mut m = start(
+        "       BSSY B0, `(.L_join)
+                @P0 BRA `(.L_b)           // B = 16..31 jump, A = 0..15 go on
+                YIELD                     // A yields to B
+                VOTE.ANY R1, P1, PT       // A, after B has exited
+                BRA `(.L_join)
+        .L_b:   VOTE.ANY R2, P1, PT       // B
+                BRA `(.L_join)
+        .L_join: BSYNC B0                 // B is released without the yielding A
+                VOTE.ANY R3, P1, PT
+                EXIT",
+        |w| w.set_pred_lanes(p(0), u32::MAX, 0xffff_0000),
+    );
+    for _ in 0..3 {
+        m.step().unwrap();
+    }
+    // After YIELD: B runs at .L_b, A is yielding and will resume after the YIELD.
+    let w = &m.warp;
+    assert_eq!((w.active_pc, w.active_mask), (0x50, 0xffff_0000));
+    assert_eq!((w.yield_mask, w.switch_mask), (0x0000_ffff, 0x0000_ffff));
+    assert_eq!(w.rpc[0], 0x30);
+    assert_eq!(m.run(100), Stop::Exited);
+    let w = &m.warp;
+    assert_reg(w, 1, 0x0000_ffff, 0x0000_ffff);
+    assert_reg(w, 2, 0xffff_0000, 0xffff_0000);
+    // Each half passed the BSYNC on its own.
+    for l in 0..32 {
+        assert_eq!(
+            w.reg(r(3), l),
+            if l < 16 { 0x0000_ffff } else { 0xffff_0000 }
+        );
+    }
+    assert_eq!(w.yield_mask, 0, "the final BSYNC cleared A's yield state");
+    assert_eq!(m.steps, 13);
+}
+
+#[test]
+fn nanosleep_switches_away_and_the_warp_sleeps_when_nothing_else_can_run() {
+    let m = run(
+        "       BSSY B0, `(.L_join)
+                @P0 BRA `(.L_b)              // B = 16..31 jump, A = 0..15 go on
+                NANOSLEEP 0x64               // A sleeps 100 ns (cycle 2 → 102)
+                CS2R R[4:5], SR_CLOCKLO      // A, after waking
+                BRA `(.L_join)
+        .L_b:   CS2R R[6:7], SR_CLOCKLO      // B (cycle 3)
+                BRA `(.L_join)
+        .L_join: BSYNC B0                    // B: A asleep → B goes on alone
+                VOTE.ANY R3, P1, PT
+                EXIT                         // B exits; only A is left: sleep until 102",
+        |w| w.set_pred_lanes(p(0), u32::MAX, 0xffff_0000),
+    );
+    let w = &m.warp;
+    assert_reg(w, 6, 0xffff_0000, 3);
+    assert_reg(w, 4, 0x0000_ffff, 103);
+    for l in 0..32 {
+        assert_eq!(
+            w.reg(r(3), l),
+            if l < 16 { 0x0000_ffff } else { 0xffff_0000 }
+        );
+    }
+    assert_eq!(
+        m.events.iter().map(|e| (e.pc, e.kind)).collect::<Vec<_>>(),
+        vec![(
+            0x90,
+            EventKind::WarpSleep {
+                from: 7,
+                until: 102
+            }
+        )]
+    );
+    assert_eq!((w.sleep_mask, w.yield_mask), (0, 0));
+    assert_eq!(m.steps, 13);
+    assert_eq!(w.cycle, 108);
+}
+
+#[test]
+fn nanosleep_of_the_whole_warp_and_the_shortest_request() {
+    let w = run("NANOSLEEP 0x50\nCS2R R[0:1], SR_CLOCKLO\nEXIT", |_| {}).warp;
+    assert_reg(&w, 0, u32::MAX, 81); // slept until cycle 80, CS2R at 81
+    let w = run("NANOSLEEP R2\nCS2R R[0:1], SR_CLOCKLO\nEXIT", |w| {
+        for l in 0..32 {
+            w.set_reg(r(2), l, 200 + l as u32);
+        }
+    })
+    .warp;
+    assert_reg(&w, 0, u32::MAX, 201); // one timer: the shortest request (200)
+}
+
+#[test]
+fn bmov_saves_and_restores_a_b_register_around_a_region() {
+    let m = run(
+        "       BSSY B0, `(.L_join)
+                BMOV R7, B0
+                BMOV.CLEAR R8, B0
+                BMOV B0, R7
+                @P0 BRA `(.L_join)
+                NOP
+        .L_join: BSYNC B0
+                VOTE.ANY R1, P1, PT
+                EXIT",
+        |w| w.set_pred_lanes(p(0), u32::MAX, 0xff),
+    );
+    assert_reg(&m.warp, 7, u32::MAX, u32::MAX);
+    assert_reg(&m.warp, 1, u32::MAX, u32::MAX);
+    assert_eq!(m.warp.breg[0], 0);
+}
+
+#[test]
+fn brx_call_ret_and_lepc() {
+    // BRX through a table in R0: each lane jumps to base + R0 (the next instruction
+    // is the base here, offset 0).
+    let m = run(
+        "       BSSY B0, `(.L_join)
+                BRX R0, `(.L_t0)           // target = .L_t0 + R0
+        .L_t0:  VOTE.ANY R1, P1, PT
+                BRA `(.L_join)
+        .L_t1:  VOTE.ANY R2, P1, PT
+                BRA `(.L_join)
+        .L_join: BSYNC B0
+                LEPC R[10:11], `(.L_ret)   // R[10:11] = .L_ret
+                CALL.ABS R[12:13], 0x0     // R[12:13] = .L_fn: goes to .L_fn
+        .L_ret: VOTE.ANY R3, P1, PT
+                EXIT
+        .L_fn:  VOTE.ANY R4, P1, PT
+                RET.REL R[10:11], 0x0      // back to .L_ret (absolute address + 0)
+                NOP",
+        |w| {
+            for l in 0..32 {
+                // Lanes 0..9 take .L_t1 (0x40 - 0x20 = 0x20 bytes on), the rest .L_t0.
+                w.set_reg(r(0), l, if l < 10 { 0x20 } else { 0 });
+                w.set_reg(r(12), l, 0xb0);
+            }
+        },
+    );
+    let w = &m.warp;
+    assert_reg(w, 1, 0xffff_fc00, 0xffff_fc00);
+    assert_reg(w, 2, 0x3ff, 0x3ff);
+    assert_reg(w, 10, u32::MAX, 0x90);
+    assert_reg(w, 4, u32::MAX, u32::MAX);
+    assert_reg(w, 3, u32::MAX, u32::MAX);
+}
+
+#[test]
+fn runtime_faults() {
+    // Jump outside the program: blamed on the jump.
+    let mut m = start("NOP\nBRA 0x1000", |_| {});
+    match m.run(10) {
+        Stop::Fault(f) => {
+            assert_eq!(f.pc, 0x10);
+            assert_eq!(f.kind, FaultKind::OutsideProgram { pc: 0x1000 });
+            assert_eq!(
+                f.to_string(),
+                "pc 0x0010 `BRA 0x1000`: jump outside the program (to 0x1000)"
+            );
+        }
+        s => panic!("{s:?}"),
+    }
+    // Step limit.
+    let mut m = start(".L: BRA `(.L)", |_| {});
+    match m.run(50) {
+        Stop::Fault(f) => {
+            assert_eq!(f.kind, FaultKind::StepLimit(50));
+            assert_eq!(m.steps, 50);
+        }
+        s => panic!("{s:?}"),
+    }
+    // An undecodable word faults only when executed; the state is what it was.
+    let nop = asm("UMOV UR1, 0x5\nEXIT");
+    let words = [nop[0].encode(), 0u128, nop[1].encode()];
+    let mut m = Machine::new(Warp::default(), Program::from_words(0, &words));
+    match m.run(10) {
+        Stop::Fault(f) => {
+            assert_eq!(f.pc, 0x10);
+            assert!(matches!(f.kind, FaultKind::Undecodable(_)));
+            assert!(
+                f.to_string()
+                    .contains(".word 0x00000000000000000000000000000000"),
+                "{f}"
+            );
+        }
+        s => panic!("{s:?}"),
+    }
+    assert_eq!((m.warp.ureg(ur(1)), m.steps), (5, 1));
+    // A word violating an __Exception condition (BRA URa without .DIV/.CONV).
+    let mut i = asm("BRA.DIV UR4, 0x100")[0];
+    if let isa::Instruction::BraU(b) = &mut i {
+        b.cond = isa::BraCond::U;
+    }
+    let mut m = Machine::new(Warp::default(), Program::from_words(0, &[i.encode()]));
+    assert!(matches!(m.run(10), Stop::Fault(f) if matches!(f.kind, FaultKind::Invalid(_))));
+    // Constant memory outside the bank.
+    let mut m = start("ULDC UR1, c[0x0][UR2+0x0]\nEXIT", |w| {
+        urs(w, &[(2, 0xfffe)])
+    });
+    assert!(
+        matches!(m.run(10), Stop::Fault(f) if matches!(f.kind, FaultKind::CmemOutOfRange { .. }))
+    );
+    // Deadlock: lanes alive, none active.
+    let mut m = start("EXIT", |w| w.active_mask = 0);
+    assert!(matches!(m.run(10), Stop::Fault(f) if matches!(f.kind, FaultKind::Deadlock { .. })));
+}
