@@ -62,13 +62,25 @@ impl Line {
         self.pieces.push((start..self.text.len(), span));
     }
 
-    /// The span of the token that holds byte `at` (the last token at the end).
-    fn span_at(&self, at: usize) -> Span {
-        self.pieces
-            .iter()
-            .find(|(r, _)| r.contains(&at))
-            .or_else(|| self.pieces.iter().rev().find(|(r, _)| r.start <= at))
-            .map_or_else(Span::call_site, |(_, s)| *s)
+    /// The span of the token an error at bytes `range` is about: the token holding its
+    /// start, except that `.NAME` points at `NAME` (the last token at the end of line).
+    fn span_for(&self, range: Range<usize>) -> Span {
+        let at = |b: usize| self.pieces.iter().position(|(r, _)| r.contains(&b));
+        let k = match at(range.start) {
+            Some(k) if &self.text[self.pieces[k].0.clone()] == "." && k + 1 < self.pieces.len() => {
+                Some(k + 1)
+            }
+            other => other,
+        };
+        k.map(|k| self.pieces[k].1)
+            .or_else(|| {
+                self.pieces
+                    .iter()
+                    .rev()
+                    .find(|(r, _)| r.start <= range.start)
+                    .map(|p| p.1)
+            })
+            .unwrap_or_else(Span::call_site)
     }
 }
 
@@ -322,7 +334,7 @@ pub fn inst(input: TokenStream) -> syn::Result<TokenStream> {
         for n in &e.notes {
             msg.push_str(&format!(" ({n})"));
         }
-        err(line.span_at(shift(e.span.start)), msg)
+        err(line.span_for(shift(e.span.start)..shift(e.span.end)), msg)
     })?;
     line.text = text;
     let op = &model.opcodes[decoded.opcode];

@@ -25,4 +25,5 @@ fn bundled_spec_round_trips() {
 fn compile_errors() {
     let t = trybuild::TestCases::new();
     t.compile_fail("tests/ui/*.rs");
+    t.pass("tests/pass/*.rs");
 }

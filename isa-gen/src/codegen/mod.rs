@@ -773,7 +773,7 @@ impl Gen<'_> {
     ) -> TokenStream {
         if Self::is_bool(e) {
             let b = self.bool_expr_with(op, e, acc);
-            return quote! { ((#b) as i64) };
+            return quote! { if #b { 1i64 } else { 0i64 } };
         }
         match e {
             CExpr::Int(v) => {

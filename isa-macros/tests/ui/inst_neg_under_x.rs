@@ -1,0 +1,3 @@
+fn main() {
+    let _ = isa::inst!(UIADD.X UR0, UP0, -UR2, UR4);
+}

@@ -1,0 +1,3 @@
+fn main() {
+    let _ = isa::inst!(S2R R255, SR_LANEID);
+}

@@ -1,0 +1,3 @@
+fn main() {
+    let _ = isa::inst!(S2R R1, SR_CLOCK);
+}

@@ -1,0 +1,3 @@
+fn main() {
+    let _ = isa::inst!(SHFL.UP P1, R1, R0, R2);
+}
