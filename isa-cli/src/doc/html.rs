@@ -256,7 +256,7 @@ pub struct NavItem {
 /// The navigation sidebar with the filter box.
 pub fn nav(items: &[NavItem], current: &str) -> String {
     let mut s = String::from(
-        r#"<nav class="side" aria-label="Optypes"><a class="home" href="index.html">ISA reference</a><input id="q" type="search" placeholder="Filter (press /)" aria-label="Filter the list" autocomplete="off"><p id="qcount" class="count" aria-live="polite"></p>"#,
+        r#"<nav class="side" aria-label="Optypes"><div class="navhead"><a class="home" href="index.html">ISA reference</a><input id="q" type="search" placeholder="Filter (press /)" aria-label="Filter the list" autocomplete="off"><p id="qcount" class="count" aria-live="polite"></p></div>"#,
     );
     let mut section = None;
     for it in items {
@@ -325,7 +325,8 @@ code,pre,kbd{font-family:ui-monospace,"DejaVu Sans Mono",Menlo,Consolas,"Noto Sa
 code{background:var(--code);padding:.05em .3em;border-radius:4px}
 pre{background:var(--code);padding:.7em 1em;border-radius:6px;overflow-x:auto;line-height:1.4}
 pre code{background:none;padding:0}
-nav.side{flex:0 0 15.5rem;background:var(--side);border-right:1px solid var(--line);padding:1rem .9rem;position:sticky;top:0;height:100vh;overflow-y:auto}
+nav.side{flex:0 0 15.5rem;background:var(--side);border-right:1px solid var(--line);padding:0 .9rem 1rem;position:sticky;top:0;height:100vh;overflow-y:auto}
+.navhead{position:sticky;top:0;background:var(--side);padding:1rem 0 .3rem;z-index:1;border-bottom:1px solid var(--line)}
 nav.side .home{display:block;font-weight:700;font-size:1.1rem;color:var(--fg);margin-bottom:.6rem}
 #q{width:100%;padding:.45em .6em;border:1px solid var(--line);border-radius:6px;font:inherit}
 .count{margin:.3em 0 0;color:var(--muted);font-size:.85em;min-height:1.2em}
@@ -387,7 +388,7 @@ svg.enc .rl{font-size:10px;fill:#8c959f;font-style:italic}
 .index-list .ops{font-size:.82em;margin-top:.2rem}
 .index-list .ops a{margin-right:.4em}
 #q2{width:100%;max-width:32rem;padding:.55em .7em;font:inherit;font-size:1.05rem;border:1px solid var(--line);border-radius:6px}
-@media (max-width:800px){body{display:block}nav.side{position:static;height:auto;border-right:none;border-bottom:1px solid var(--line)}main{padding:1rem}}
+@media (max-width:800px){body{display:block}nav.side{position:static;height:auto;border-right:none;border-bottom:1px solid var(--line)}.navhead{position:static}main{padding:1rem}}
 @media print{nav.side{display:none}}
 "#;
 
