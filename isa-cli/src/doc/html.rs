@@ -359,7 +359,7 @@ td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 .tag{display:inline-block;font-size:.78em;padding:0 .45em;border-radius:10px;border:1px solid var(--line);color:var(--muted);white-space:nowrap}
 .tag.in{border-color:#1a7f37;color:#1a7f37}.tag.out{border-color:#cf222e;color:#cf222e}
 figure.enc{margin:.6rem 0 1rem;overflow-x:auto}
-svg.enc{width:100%;max-width:880px;height:auto;display:block}
+svg.enc{width:100%;max-width:880px;min-width:660px;height:auto;display:block}
 svg.enc text{font-family:"DejaVu Sans Mono",ui-monospace,Menlo,Consolas,monospace;text-anchor:middle;fill:#1f2328}
 svg.enc .ruler text{font-size:8.5px;fill:#8c959f}
 svg.enc .ruler text.edge{fill:#1f2328;font-weight:700}
@@ -388,7 +388,7 @@ svg.enc .rl{font-size:10px;fill:#8c959f;font-style:italic}
 .index-list .ops{font-size:.82em;margin-top:.2rem}
 .index-list .ops a{margin-right:.4em}
 #q2{width:100%;max-width:32rem;padding:.55em .7em;font:inherit;font-size:1.05rem;border:1px solid var(--line);border-radius:6px}
-@media (max-width:800px){body{display:block}nav.side{position:static;height:auto;border-right:none;border-bottom:1px solid var(--line)}.navhead{position:static}main{padding:1rem}}
+@media (max-width:800px){body{display:block}nav.side{position:static;height:auto;max-height:40vh;border-right:none;border-bottom:1px solid var(--line)}main{padding:1rem}}
 @media print{nav.side{display:none}}
 "#;
 
