@@ -653,17 +653,15 @@ fn straight(w: &mut Warp, insn: &Instruction) -> R {
             let p = part(w, i.pg, i.pg_not);
             if p != 0 {
                 let src = w.reg_lanes(i.ra);
-                let r = sync::redux(i.reduxop, i.dtype, lanes_of(p).map(|l| src[l]));
-                for l in lanes_of(p) {
-                    w.set_reg(i.rd, l, r);
-                }
+                let r = sync::redux_row(i.reduxop, i.dtype, p, &src);
+                w.set_reg_bcast(i.rd, p, r);
             }
         }
         I::ReduxuR(i) => {
             let p = part(w, i.pg, i.pg_not);
             if p != 0 {
                 let src = w.reg_lanes(i.ra);
-                let r = sync::redux(i.reduxop, i.dtype, lanes_of(p).map(|l| src[l]));
+                let r = sync::redux_row(i.reduxop, i.dtype, p, &src);
                 w.set_ureg(i.urd, r);
             }
         }
@@ -679,12 +677,14 @@ fn straight(w: &mut Warp, insn: &Instruction) -> R {
         I::ElectX(i) => {
             let p = part(w, i.pg, i.pg_not);
             let leader = sync::elect_leader(p & pv(w, i.pp, i.pp_not));
-            elect_write(w, p, leader, |w, l, v| w.set_reg(i.rd, l, v), i.pu);
+            w.set_reg_bcast(i.rd, p, leader);
+            elect_write(w, p, leader, i.pu);
         }
         I::ElectU(i) => {
             let p = part(w, i.pg, i.pg_not);
             let leader = sync::elect_leader(p & (w.ureg(i.urb) ^ inv(i.urb_bitnot)));
-            elect_write(w, p, leader, |w, l, v| w.set_reg(i.rd, l, v), i.pu);
+            w.set_reg_bcast(i.rd, p, leader);
+            elect_write(w, p, leader, i.pu);
         }
         I::ElectuX(i) => {
             let p = part(w, i.pg, i.pg_not);
@@ -692,7 +692,7 @@ fn straight(w: &mut Warp, insn: &Instruction) -> R {
             if p != 0 {
                 w.set_ureg(i.urd, leader);
             }
-            elect_write(w, p, leader, |_, _, _| {}, i.pu);
+            elect_write(w, p, leader, i.pu);
         }
         I::ElectuU(i) => {
             let p = part(w, i.pg, i.pg_not);
@@ -700,7 +700,7 @@ fn straight(w: &mut Warp, insn: &Instruction) -> R {
             if p != 0 {
                 w.set_ureg(i.urd, leader);
             }
-            elect_write(w, p, leader, |_, _, _| {}, i.pu);
+            elect_write(w, p, leader, i.pu);
         }
         // ---- uniform datapath (udp.isa) ----
         I::UldcU(i) => {
@@ -1320,19 +1320,9 @@ fn straight(w: &mut Warp, insn: &Instruction) -> R {
     Ok(None)
 }
 
-/// ELECT results: `Rd` (via `set`) = leader for every participant, `pu` true for the
-/// leader only.
+/// ELECT's `pu`: true for the leader only.
 #[inline]
-fn elect_write(
-    w: &mut Warp,
-    p: u32,
-    leader: u32,
-    set: impl Fn(&mut Warp, usize, u32),
-    pu: isa::Pred,
-) {
-    for l in lanes_of(p) {
-        set(w, l, leader);
-    }
+fn elect_write(w: &mut Warp, p: u32, leader: u32, pu: isa::Pred) {
     let lm = if leader < 32 { 1u32 << leader } else { 0 };
     w.set_pred_lanes(pu, p, lm);
 }

@@ -56,16 +56,45 @@ pub(crate) fn shfl(
     c: &[u32; LANES],
 ) {
     let src = w.reg_lanes(ra);
+    // Source lane and predicate of every lane (branch-free, so it vectorises), then
+    // the gather.
+    let mut jj = [0u32; LANES];
+    let mut ok = [0u32; LANES];
+    macro_rules! each {
+        ($mode:expr) => {
+            for l in 0..LANES {
+                let lane = l as i32;
+                let bval = (b[l] & 0x1f) as i32;
+                let cval = (c[l] & 0x1f) as i32;
+                let seg = ((c[l] >> 8) & 0x1f) as i32;
+                let max_lane = (lane & seg) | (cval & !seg);
+                let (j, p) = match $mode {
+                    ShflMode::Up => (lane - bval, lane - bval >= max_lane),
+                    ShflMode::Down => (lane + bval, lane + bval <= max_lane),
+                    ShflMode::Bfly => (lane ^ bval, (lane ^ bval) <= max_lane),
+                    ShflMode::Idx => {
+                        let j = (lane & seg) | (bval & !seg);
+                        (j, j <= max_lane)
+                    }
+                };
+                jj[l] = (if p { j } else { lane } & 31) as u32;
+                ok[l] = u32::from(p);
+            }
+        };
+    }
+    match mode {
+        ShflMode::Idx => each!(ShflMode::Idx),
+        ShflMode::Up => each!(ShflMode::Up),
+        ShflMode::Down => each!(ShflMode::Down),
+        ShflMode::Bfly => each!(ShflMode::Bfly),
+    }
     let mut out = [0u32; LANES];
     let mut pmask = 0u32;
-    for l in lanes_of(part) {
-        let (j, p) = shfl_lane(mode, l as u32, b[l], c[l]);
-        out[l] = src[j as usize];
-        pmask |= u32::from(p) << l;
+    for l in 0..LANES {
+        out[l] = src[(jj[l] & 31) as usize];
+        pmask |= ok[l] << l;
     }
-    for l in lanes_of(part) {
-        w.set_reg(rd, l, out[l]);
-    }
+    w.set_reg_masked(rd, part, &out);
     w.set_pred_lanes(pu, part, pmask);
 }
 
@@ -77,14 +106,12 @@ pub(crate) fn movm(w: &mut Warp, part: u32, rd: Reg, ra: Reg) {
     let elem =
         |row: usize, col: usize| -> u32 { src[row * 4 + col / 2] >> (16 * (col % 2)) & 0xffff };
     let mut out = [0u32; LANES];
-    for l in lanes_of(part) {
+    for (l, o) in out.iter_mut().enumerate() {
         let row = l / 4;
         let col = 2 * (l % 4);
-        out[l] = elem(col, row) | elem(col + 1, row) << 16;
+        *o = elem(col, row) | elem(col + 1, row) << 16;
     }
-    for l in lanes_of(part) {
-        w.set_reg(rd, l, out[l]);
-    }
+    w.set_reg_masked(rd, part, &out);
 }
 
 /// The VOTE result over `ballot` (participants whose input is true) of `part`.
@@ -100,32 +127,70 @@ pub fn vote(op: VoteOp, part: u32, ballot: u32) -> bool {
 /// REDUX over the participants' values.
 pub fn redux(op: ReduxOp, ty: ReduxdType, values: impl Iterator<Item = u32>) -> u32 {
     let signed = ty == ReduxdType::S32;
-    let mut acc: Option<u32> = None;
-    for v in values {
-        acc = Some(match acc {
-            None => v,
-            Some(a) => match op {
-                ReduxOp::And => a & v,
-                ReduxOp::Or => a | v,
-                ReduxOp::Xor => a ^ v,
-                ReduxOp::Sum => a.wrapping_add(v),
-                ReduxOp::Max if signed => (a as i32).max(v as i32) as u32,
-                ReduxOp::Max => a.max(v),
-                ReduxOp::Min if signed => (a as i32).min(v as i32) as u32,
-                ReduxOp::Min => a.min(v),
-            },
-        });
+    let mut it = values;
+    let Some(first) = it.next() else { return 0 };
+    match op {
+        ReduxOp::And => it.fold(first, |a, v| a & v),
+        ReduxOp::Or => it.fold(first, |a, v| a | v),
+        ReduxOp::Xor => it.fold(first, |a, v| a ^ v),
+        ReduxOp::Sum => it.fold(first, |a, v| a.wrapping_add(v)),
+        ReduxOp::Max if signed => it.fold(first as i32, |a, v| a.max(v as i32)) as u32,
+        ReduxOp::Max => it.fold(first, |a, v| a.max(v)),
+        ReduxOp::Min if signed => it.fold(first as i32, |a, v| a.min(v as i32)) as u32,
+        ReduxOp::Min => it.fold(first, |a, v| a.min(v)),
     }
-    acc.unwrap_or(0)
+}
+
+/// REDUX over the lanes of `part` of a whole register row (branch-free per lane:
+/// non-participants contribute the operation's identity).
+pub(crate) fn redux_row(op: ReduxOp, ty: ReduxdType, part: u32, src: &[u32; LANES]) -> u32 {
+    let signed = ty == ReduxdType::S32;
+    let on = |l: usize| part >> l & 1 == 1;
+    let mut acc: u32;
+    match op {
+        ReduxOp::And => {
+            acc = u32::MAX;
+            for (l, v) in src.iter().enumerate() {
+                acc &= if on(l) { *v } else { u32::MAX };
+            }
+        }
+        ReduxOp::Or | ReduxOp::Xor | ReduxOp::Sum => {
+            acc = 0;
+            for (l, v) in src.iter().enumerate() {
+                let x = if on(l) { *v } else { 0 };
+                acc = match op {
+                    ReduxOp::Or => acc | x,
+                    ReduxOp::Xor => acc ^ x,
+                    _ => acc.wrapping_add(x),
+                };
+            }
+        }
+        ReduxOp::Max | ReduxOp::Min => {
+            // Bias signed values so one unsigned comparison does both.
+            let bias = if signed { 0x8000_0000 } else { 0 };
+            let max = op == ReduxOp::Max;
+            let id = if max { 0 } else { u32::MAX };
+            acc = id;
+            if max {
+                for (l, v) in src.iter().enumerate() {
+                    acc = acc.max(if on(l) { *v ^ bias } else { id });
+                }
+            } else {
+                for (l, v) in src.iter().enumerate() {
+                    acc = acc.min(if on(l) { *v ^ bias } else { id });
+                }
+            }
+            acc ^= bias;
+        }
+    }
+    acc
 }
 
 /// VOTE Rd, pu, {!}pp.
 pub(crate) fn vote_r(w: &mut Warp, part: u32, op: VoteOp, input: u32, rd: Reg, pu: Pred) {
     let ballot = input & part;
     let r = vote(op, part, ballot);
-    for l in lanes_of(part) {
-        w.set_reg(rd, l, ballot);
-    }
+    w.set_reg_bcast(rd, part, ballot);
     w.set_pred_lanes(pu, part, if r { u32::MAX } else { 0 });
 }
 
@@ -150,32 +215,55 @@ pub(crate) fn match_(
     ra: Reg,
 ) {
     let mut v = [0u64; LANES];
-    for l in lanes_of(part) {
-        v[l] = match ty {
-            MatchdType::U32 => u64::from(w.reg(ra, l)),
-            MatchdType::U64 => w.reg64(ra, l),
-        };
+    match ty {
+        MatchdType::U32 => {
+            for (d, x) in v.iter_mut().zip(w.reg_lanes(ra)) {
+                *d = u64::from(x);
+            }
+        }
+        MatchdType::U64 => {
+            let hi = (ra.bits().checked_add(1).and_then(Reg::new))
+                .map_or([0; LANES], |h| w.reg_lanes(h));
+            for ((d, x), h) in v.iter_mut().zip(w.reg_lanes(ra)).zip(hi) {
+                *d = u64::from(x) | u64::from(h) << 32;
+            }
+        }
     }
     match op {
         MatchOp::Any => {
+            // Group the participants by value: each group is found once.
             let mut out = [0u32; LANES];
-            for l in lanes_of(part) {
-                out[l] = lanes_of(part)
-                    .filter(|&o| v[o] == v[l])
-                    .fold(0, |m, o| m | 1 << o);
+            let mut left = part;
+            while left != 0 {
+                let key = v[left.trailing_zeros() as usize & 31];
+                let mut eq = [0u32; LANES];
+                for (e, x) in eq.iter_mut().zip(v.iter()) {
+                    *e = u32::from(*x == key);
+                }
+                let mut group = 0u32;
+                for (o, e) in eq.iter().enumerate() {
+                    group |= e << o;
+                }
+                group &= part;
+                for (o, d) in out.iter_mut().enumerate() {
+                    if group >> o & 1 == 1 {
+                        *d = group;
+                    }
+                }
+                left &= !group;
             }
-            for l in lanes_of(part) {
-                w.set_reg(rd, l, out[l]);
-            }
+            w.set_reg_masked(rd, part, &out);
             // "初始化输出 Rd = 0, pu = false": .ANY leaves pu false.
             w.set_pred_lanes(pu, part, 0);
         }
         MatchOp::All => {
-            let first = part.trailing_zeros() as usize;
-            let all = lanes_of(part).all(|l| v[l] == v[first]);
-            for l in lanes_of(part) {
-                w.set_reg(rd, l, if all { part } else { 0 });
+            let first = v[part.trailing_zeros() as usize & 31];
+            let mut same = 0u32;
+            for (l, x) in v.iter().enumerate() {
+                same |= u32::from(*x == first) << l;
             }
+            let all = part & !same == 0;
+            w.set_reg_bcast(rd, part, if all { part } else { 0 });
             w.set_pred_lanes(pu, part, if all { u32::MAX } else { 0 });
         }
     }

@@ -238,6 +238,26 @@ impl Warp {
         }
     }
 
+    /// Writes `R` in the lanes of `mask` from the same lanes of `values`.
+    #[inline]
+    pub fn set_reg_masked(&mut self, r: Reg, mask: u32, values: &[u32; LANES]) {
+        let n = r.bits() as usize;
+        if let Some(row) = self.gpr.get_mut(n) {
+            for (l, (d, v)) in row.iter_mut().zip(values).enumerate() {
+                if mask >> l & 1 == 1 {
+                    *d = *v;
+                }
+            }
+            self.gpr_touched[n / 64] |= 1 << (n % 64);
+        }
+    }
+
+    /// Writes `value` to `R` in the lanes of `mask`.
+    #[inline]
+    pub fn set_reg_bcast(&mut self, r: Reg, mask: u32, value: u32) {
+        self.set_reg_masked(r, mask, &[value; LANES]);
+    }
+
     /// Writes the pair `R[r:r+1]` in `lane`.
     #[inline]
     pub fn set_reg64(&mut self, r: Reg, lane: usize, value: u64) {
