@@ -70,8 +70,9 @@ fn run_inner(args: &[String]) -> Result<ExitCode, String> {
             s => return Err(format!("isa run: unexpected argument `{s}` (one program)")),
         }
     }
-    let path = program_path
-        .ok_or("isa run: needs a program: isa run PROGRAM.s [--state STATE.json] [--max-steps N]")?;
+    let path = program_path.ok_or(
+        "isa run: needs a program: isa run PROGRAM.s [--state STATE.json] [--max-steps N]",
+    )?;
     let src = std::fs::read_to_string(&path).map_err(|e| format!("{path}: {e}"))?;
 
     // Assemble (the same assembler as `isa asm`).
@@ -290,7 +291,10 @@ struct Num {
 impl Num {
     fn check<E: de::Error>(&self, v: u64) -> Result<u64, E> {
         if self.bits < 64 && v >> self.bits != 0 {
-            Err(bad(&self.path, format!("{v:#x} does not fit in {} bits", self.bits)))
+            Err(bad(
+                &self.path,
+                format!("{v:#x} does not fit in {} bits", self.bits),
+            ))
         } else {
             Ok(v)
         }
@@ -322,9 +326,16 @@ impl<'de> Visitor<'de> for Num {
             return self.check(v as u64);
         }
         if self.bits < 64 && v < -(1i64 << (self.bits - 1)) {
-            return Err(bad(&self.path, format!("{v} does not fit in {} bits", self.bits)));
+            return Err(bad(
+                &self.path,
+                format!("{v} does not fit in {} bits", self.bits),
+            ));
         }
-        let mask = if self.bits >= 64 { u64::MAX } else { (1u64 << self.bits) - 1 };
+        let mask = if self.bits >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << self.bits) - 1
+        };
         Ok(v as u64 & mask)
     }
     fn visit_str<E: de::Error>(self, v: &str) -> Result<u64, E> {
@@ -338,10 +349,16 @@ impl<'de> Visitor<'de> for Num {
         }
     }
     fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<u64, A::Error> {
-        Err(bad(&self.path, "expected an integer or a \"0x…\" string, found an array"))
+        Err(bad(
+            &self.path,
+            "expected an integer or a \"0x…\" string, found an array",
+        ))
     }
     fn visit_map<A: MapAccess<'de>>(self, _: A) -> Result<u64, A::Error> {
-        Err(bad(&self.path, "expected an integer or a \"0x…\" string, found an object"))
+        Err(bad(
+            &self.path,
+            "expected an integer or a \"0x…\" string, found an object",
+        ))
     }
 }
 
@@ -373,20 +390,32 @@ impl<'de> Visitor<'de> for Bool {
         match v {
             0 => Ok(false),
             1 => Ok(true),
-            _ => Err(bad(&self.path, format!("expected true or false, found {v}"))),
+            _ => Err(bad(
+                &self.path,
+                format!("expected true or false, found {v}"),
+            )),
         }
     }
     fn visit_i64<E: de::Error>(self, v: i64) -> Result<bool, E> {
-        Err(bad(&self.path, format!("expected true or false, found {v}")))
+        Err(bad(
+            &self.path,
+            format!("expected true or false, found {v}"),
+        ))
     }
     fn visit_f64<E: de::Error>(self, v: f64) -> Result<bool, E> {
-        Err(bad(bool_path(&self), format!("expected true or false, found {v}")))
+        Err(bad(
+            bool_path(&self),
+            format!("expected true or false, found {v}"),
+        ))
     }
     fn visit_unit<E: de::Error>(self) -> Result<bool, E> {
         Err(bad(&self.path, "expected true or false, found null"))
     }
     fn visit_str<E: de::Error>(self, v: &str) -> Result<bool, E> {
-        Err(bad(&self.path, format!("expected true or false, found {v:?}")))
+        Err(bad(
+            &self.path,
+            format!("expected true or false, found {v:?}"),
+        ))
     }
     fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<bool, A::Error> {
         Err(bad(&self.path, "expected true or false, found an array"))
@@ -424,7 +453,11 @@ impl Lanes {
             Lanes::Bool(_) => "true, false or an array of 32 of them",
         }
     }
-    fn scalar<E: de::Error>(self, f: impl FnOnce(Num) -> Result<u64, E>, g: impl FnOnce(Bool) -> Result<bool, E>) -> Result<LaneValues, E> {
+    fn scalar<E: de::Error>(
+        self,
+        f: impl FnOnce(Num) -> Result<u64, E>,
+        g: impl FnOnce(Bool) -> Result<bool, E>,
+    ) -> Result<LaneValues, E> {
         match self {
             Lanes::Num(path) => Ok([f(Num { path, bits: 32 })? as u32; LANES]),
             Lanes::Bool(path) => Ok([u32::from(g(Bool { path })?); LANES]),
@@ -447,16 +480,25 @@ impl<'de> Visitor<'de> for Lanes {
         self.scalar(|n| n.visit_i64(v), |b| b.visit_i64(v))
     }
     fn visit_f64<E: de::Error>(self, v: f64) -> Result<LaneValues, E> {
-        Err(bad(self.path(), format!("expected {}, found {v}", self.what())))
+        Err(bad(
+            self.path(),
+            format!("expected {}, found {v}", self.what()),
+        ))
     }
     fn visit_unit<E: de::Error>(self) -> Result<LaneValues, E> {
-        Err(bad(self.path(), format!("expected {}, found null", self.what())))
+        Err(bad(
+            self.path(),
+            format!("expected {}, found null", self.what()),
+        ))
     }
     fn visit_str<E: de::Error>(self, v: &str) -> Result<LaneValues, E> {
         self.scalar(|n| n.visit_str(v), |b| b.visit_str(v))
     }
     fn visit_map<A: MapAccess<'de>>(self, _: A) -> Result<LaneValues, A::Error> {
-        Err(bad(self.path(), format!("expected {}, found an object", self.what())))
+        Err(bad(
+            self.path(),
+            format!("expected {}, found an object", self.what()),
+        ))
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<LaneValues, A::Error> {
         let mut out = [0u32; LANES];
@@ -464,18 +506,26 @@ impl<'de> Visitor<'de> for Lanes {
         loop {
             let p = format!("{}[{n}]", self.path());
             let v = match &self {
-                Lanes::Num(_) => seq.next_element_seed(Num { path: p, bits: 32 })?.map(|v| v as u32),
+                Lanes::Num(_) => seq
+                    .next_element_seed(Num { path: p, bits: 32 })?
+                    .map(|v| v as u32),
                 Lanes::Bool(_) => seq.next_element_seed(Bool { path: p })?.map(u32::from),
             };
             let Some(v) = v else { break };
             if n == LANES {
-                return Err(bad(self.path(), format!("expected {LANES} values (one per lane), found more")));
+                return Err(bad(
+                    self.path(),
+                    format!("expected {LANES} values (one per lane), found more"),
+                ));
             }
             out[n] = v;
             n += 1;
         }
         if n != LANES {
-            return Err(bad(self.path(), format!("expected {LANES} values (one per lane), found {n}")));
+            return Err(bad(
+                self.path(),
+                format!("expected {LANES} values (one per lane), found {n}"),
+            ));
         }
         Ok(out)
     }
@@ -527,33 +577,58 @@ impl<'de> Visitor<'de> for RegMap<'_, '_> {
             let path = key_path(&self.path, &key);
             match self.kind.as_str() {
                 "gpr" => {
-                    let r = key.parse::<Reg>().ok().filter(|r| !r.is_constant()).ok_or_else(|| {
-                        bad::<A::Error>(&path, format!("{key:?} is not a register R0..R254"))
-                    })?;
+                    let r = key
+                        .parse::<Reg>()
+                        .ok()
+                        .filter(|r| !r.is_constant())
+                        .ok_or_else(|| {
+                            bad::<A::Error>(&path, format!("{key:?} is not a register R0..R254"))
+                        })?;
                     let v = map.next_value_seed(Lanes::Num(path))?;
                     for (l, x) in v.iter().enumerate() {
                         w.set_reg(r, l, *x);
                     }
                 }
                 "pred" => {
-                    let p = key.parse::<Pred>().ok().filter(|p| !p.is_constant()).ok_or_else(|| {
-                        bad::<A::Error>(&path, format!("{key:?} is not a predicate P0..P6"))
-                    })?;
+                    let p = key
+                        .parse::<Pred>()
+                        .ok()
+                        .filter(|p| !p.is_constant())
+                        .ok_or_else(|| {
+                            bad::<A::Error>(&path, format!("{key:?} is not a predicate P0..P6"))
+                        })?;
                     let v = map.next_value_seed(Lanes::Bool(path))?;
-                    let mask = v.iter().enumerate().fold(0u32, |m, (l, x)| m | (x & 1) << l);
+                    let mask = v
+                        .iter()
+                        .enumerate()
+                        .fold(0u32, |m, (l, x)| m | (x & 1) << l);
                     w.set_pred_lanes(p, u32::MAX, mask);
                 }
                 "ur" => {
-                    let r = key.parse::<UReg>().ok().filter(|r| !r.is_constant()).ok_or_else(|| {
-                        bad::<A::Error>(&path, format!("{key:?} is not a uniform register UR0..UR62"))
-                    })?;
+                    let r = key
+                        .parse::<UReg>()
+                        .ok()
+                        .filter(|r| !r.is_constant())
+                        .ok_or_else(|| {
+                            bad::<A::Error>(
+                                &path,
+                                format!("{key:?} is not a uniform register UR0..UR62"),
+                            )
+                        })?;
                     let v = map.next_value_seed(Num { path, bits: 32 })?;
                     w.set_ureg(r, v as u32);
                 }
                 "upred" => {
-                    let p = key.parse::<UPred>().ok().filter(|p| !p.is_constant()).ok_or_else(|| {
-                        bad::<A::Error>(&path, format!("{key:?} is not a uniform predicate UP0..UP6"))
-                    })?;
+                    let p = key
+                        .parse::<UPred>()
+                        .ok()
+                        .filter(|p| !p.is_constant())
+                        .ok_or_else(|| {
+                            bad::<A::Error>(
+                                &path,
+                                format!("{key:?} is not a uniform predicate UP0..UP6"),
+                            )
+                        })?;
                     let v = map.next_value_seed(Bool { path })?;
                     w.set_upred(p, v);
                 }
@@ -562,16 +637,24 @@ impl<'de> Visitor<'de> for RegMap<'_, '_> {
                         .strip_prefix('B')
                         .and_then(|n| n.parse::<usize>().ok())
                         .filter(|&n| n < 16 && key == format!("B{n}"))
-                        .ok_or_else(|| bad::<A::Error>(&path, format!("{key:?} is not a B register B0..B15")))?;
+                        .ok_or_else(|| {
+                            bad::<A::Error>(&path, format!("{key:?} is not a B register B0..B15"))
+                        })?;
                     let v = map.next_value_seed(Num { path, bits: 32 })?;
                     w.breg[b] = v as u32;
                     self.st.given_breg |= 1 << b;
                 }
                 _ => {
                     // sreg: a name, or an address of the register space.
-                    if let Some(addr) = key.strip_prefix("0x").and_then(|h| u32::from_str_radix(h, 16).ok()) {
+                    if let Some(addr) = key
+                        .strip_prefix("0x")
+                        .and_then(|h| u32::from_str_radix(h, 16).ok())
+                    {
                         if addr < 0x100 {
-                            return Err(bad(&path, format!("address {addr:#x} is a special register: give it by name")));
+                            return Err(bad(
+                                &path,
+                                format!("address {addr:#x} is a special register: give it by name"),
+                            ));
                         }
                         let v = map.next_value_seed(Num { path, bits: 32 })?;
                         w.setreg(addr, v as u32);
@@ -580,9 +663,15 @@ impl<'de> Visitor<'de> for RegMap<'_, '_> {
                     let s = key.parse::<SReg>().map_err(|_| {
                         bad::<A::Error>(&path, format!("{key:?} is not a special register name or a \"0x…\" register address"))
                     })?;
-                    let v = map.next_value_seed(Num { path: path.clone(), bits: 32 })?;
+                    let v = map.next_value_seed(Num {
+                        path: path.clone(),
+                        bits: 32,
+                    })?;
                     if !w.set_sreg(s, v as u32) {
-                        return Err(bad(&path, format!("{key} is computed by the simulator and cannot be set")));
+                        return Err(bad(
+                            &path,
+                            format!("{key} is computed by the simulator and cannot be set"),
+                        ));
                     }
                 }
             }
@@ -694,7 +783,12 @@ pub fn render(m: &Machine, given_breg: u16, fault: Option<&str>) -> String {
         let _ = writeln!(o, "  \"{name}\": {{");
         let n = entries.len();
         for (k, (key, val)) in entries.into_iter().enumerate() {
-            let _ = writeln!(o, "    {}: {val}{}", q(&key), if k + 1 < n { "," } else { "" });
+            let _ = writeln!(
+                o,
+                "    {}: {val}{}",
+                q(&key),
+                if k + 1 < n { "," } else { "" }
+            );
         }
         let _ = writeln!(o, "  }},");
     };
