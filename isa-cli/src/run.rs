@@ -1,6 +1,9 @@
 //! `isa run PROGRAM.s [--state STATE.json] [--max-steps N]`: assemble a program, run
 //! one warp on the simulator (isa-runtime) and print the final state as JSON.
 //!
+//! The program starts at its first instruction: address 0, or the address its first
+//! `/*…*/` prefix gives (as `isa asm` lays it out).
+//!
 //! Exit status: 0 every valid lane exited; 1 bad input (the program does not
 //! assemble, the state file is malformed, a file cannot be read, a bad option); 2 a
 //! runtime fault (the state reached is still printed).

@@ -63,7 +63,8 @@ impl Program {
 
     /// One past the last instruction's address.
     pub fn end(&self) -> u64 {
-        self.base + self.slots.len() as u64 * INST_SIZE
+        self.base
+            .saturating_add((self.slots.len() as u64).saturating_mul(INST_SIZE))
     }
 
     /// Number of instructions.
