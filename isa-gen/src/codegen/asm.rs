@@ -11,6 +11,17 @@ use crate::asm::{omit, Assembler, SubKind};
 use crate::model::{Opcode, Operand, OperandKind, TypeKind};
 
 impl Gen<'_> {
+    /// Writes register field `f` (one string write when its file has a name table).
+    fn write_reg(&self, op: &Opcode, f: usize) -> TokenStream {
+        let field = &op.fields[f];
+        let id = self.field_ident(field);
+        if self.model.ty(field.ty).width <= super::types::NAME_TABLE_MAX_BITS {
+            quote! { w.write_str(self.#id.name())?; }
+        } else {
+            quote! { write!(w, "{}", self.#id)?; }
+        }
+    }
+
     /// `self.f != <default>` for a field with a default (`true` without one).
     fn not_default_expr(&self, op: &Opcode, f: usize) -> TokenStream {
         let field = &op.fields[f];
@@ -127,8 +138,13 @@ impl Gen<'_> {
                         let single = op
                             .bitwidth(f)
                             .is_none_or(|b| b.expr.as_const().is_some_and(|v| v <= 32));
-                        if single {
+                        let plain = if t.width <= super::types::NAME_TABLE_MAX_BITS {
+                            quote! { w.write_str(self.#id.name())?; }
+                        } else {
                             quote! { write!(w, "{}", self.#id)?; }
+                        };
+                        if single {
+                            plain
                         } else {
                             quote! {
                                 let count = #count;
@@ -136,7 +152,7 @@ impl Gen<'_> {
                                     let n = self.#id.bits() as u64;
                                     write!(w, #range_fmt, n, n + count - 1)?;
                                 } else {
-                                    write!(w, "{}", self.#id)?;
+                                    #plain
                                 }
                             }
                         }
@@ -147,25 +163,33 @@ impl Gen<'_> {
                             quote! { write_hex(w, addr as i128 + 16 + ((self.#id.get() as i128) << #shift))?; }
                         }
                         None if *signed => quote! { write_hex(w, self.#id.get() as i128)?; },
-                        None => quote! { write!(w, "{:#x}", self.#id.get())?; },
+                        None => quote! { write_hex(w, self.#id.get() as i128)?; },
                     },
-                    TypeKind::ConstMem { .. } => quote! { write!(w, "{}", self.#id)?; },
+                    TypeKind::ConstMem { .. } => quote! {
+                        w.write_str("c[")?;
+                        write_hex(w, self.#id.bank() as i128)?;
+                        w.write_str("][")?;
+                        write_hex(w, self.#id.offset() as i128)?;
+                        w.write_char(']')?;
+                    },
                     TypeKind::Enum(_) => quote! { w.write_str(self.#id.name())?; },
                 };
                 quote! { #pre #core #suf }
             }
             OperandKind::CMemIndexed { mem, reg } => {
                 let mid = self.field_ident(&op.fields[mem]);
-                let rid = self.field_ident(&op.fields[reg]);
                 let pre = self.prefix_stmts(a, opcode, mem);
+                let reg_text = self.write_reg(op, reg);
                 quote! {
                     #pre
-                    write!(w, "c[{:#x}][", self.#mid.bank())?;
+                    w.write_str("c[")?;
+                    write_hex(w, self.#mid.bank() as i128)?;
+                    w.write_str("][")?;
                     let off = self.#mid.offset() as i128;
                     if self.#rid.is_constant() {
                         write_hex(w, off)?;
                     } else {
-                        write!(w, "{}", self.#rid)?;
+                        #reg_text
                         if off < 0 {
                             write!(w, "-{:#x}", off.unsigned_abs())?;
                         } else if off > 0 {
@@ -180,11 +204,13 @@ impl Gen<'_> {
                     .ty(file)
                     .reg_file()
                     .map_or(String::new(), |r| r.prefix.clone());
-                let open_fmt = format!("{prefix}[{{}}");
+                let open = format!("{prefix}[");
+                let reg_text = self.write_reg(op, reg);
                 let rid = self.field_ident(&op.fields[reg]);
                 let oid = self.field_ident(&op.fields[offset]);
                 quote! {
-                    write!(w, #open_fmt, self.#rid)?;
+                    w.write_str(#open)?;
+                    #reg_text
                     let off = self.#oid.get() as i128;
                     if off < 0 {
                         write!(w, "-{:#x}", off.unsigned_abs())?;
@@ -211,7 +237,7 @@ impl Gen<'_> {
         let guard = match oa.guard {
             None => quote! {},
             Some(g) => {
-                let gid = self.field_ident(&op.fields[g]);
+                let guard_text = self.write_reg(op, g);
                 let not_default = self.not_default_expr(op, g);
                 let not = oa
                     .subs
@@ -230,7 +256,8 @@ impl Gen<'_> {
                         if negated {
                             w.write_char('!')?;
                         }
-                        write!(w, "{} ", self.#gid)?;
+                        #guard_text
+                        w.write_char(' ')?;
                     }
                 }
             }

@@ -5,9 +5,9 @@
 // static strings.
 
 /// Most operands a line may have.
-const MAX_OPERANDS: usize = 16;
+const MAX_OPERANDS: usize = 12;
 /// Most mnemonic parts (name and modifiers) a line may have.
-const MAX_PARTS: usize = 16;
+const MAX_PARTS: usize = 8;
 
 /// Why a line of assembly was rejected, and where (`start..end`, bytes of the line).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -316,13 +316,28 @@ impl core::fmt::Display for Found<'_> {
     }
 }
 
-/// Writes a signed value in hex (`0x1f`, `-0x1`).
+/// Writes a signed value in hex (`0x1f`, `-0x1`), without the formatting machinery
+/// (printing is on the disassembler's hot path).
 fn write_hex<W: core::fmt::Write>(w: &mut W, v: i128) -> core::fmt::Result {
-    if v < 0 {
-        write!(w, "-{:#x}", v.unsigned_abs())
-    } else {
-        write!(w, "{v:#x}")
+    let mut buf = [0u8; 36];
+    let mut i = buf.len();
+    let mut u = v.unsigned_abs();
+    loop {
+        i -= 1;
+        buf[i] = b"0123456789abcdef"[(u & 15) as usize];
+        u >>= 4;
+        if u == 0 {
+            break;
+        }
     }
+    i -= 2;
+    buf[i] = b'0';
+    buf[i + 1] = b'x';
+    if v < 0 {
+        i -= 1;
+        buf[i] = b'-';
+    }
+    w.write_str(core::str::from_utf8(&buf[i..]).unwrap_or("?"))
 }
 
 /// The mnemonic with its modifiers as written (`SHFL.UP`), for messages.
@@ -477,11 +492,12 @@ fn is_word(b: u8) -> bool {
 
 /// The code part of a line: up to a `//` comment, without a trailing `;`.
 pub(crate) fn code_of(line: &str) -> &str {
-    let code = match line.find("//") {
-        Some(i) => &line[..i],
-        None => line,
-    };
-    let code = code.trim_end();
+    let bytes = line.as_bytes();
+    let end = bytes
+        .windows(2)
+        .position(|w| w == b"//")
+        .unwrap_or(bytes.len());
+    let code = line[..end].trim_end();
     code.strip_suffix(';').unwrap_or(code).trim_end()
 }
 
@@ -536,7 +552,7 @@ pub(crate) fn lex(line: &str) -> Result<Line<'_>, AsmError> {
             return Err(AsmError::new(
                 start,
                 c.pos,
-                AsmErrorKind::Msg("too many modifiers: `{}` is one more than 15"),
+                AsmErrorKind::Msg("too many modifiers: `{}` is one more than 7"),
             ));
         }
         l.parts[l.nparts] = (part, start, c.pos);
@@ -576,7 +592,7 @@ pub(crate) fn lex(line: &str) -> Result<Line<'_>, AsmError> {
             return Err(AsmError::new(
                 a,
                 c.s.len(),
-                AsmErrorKind::Msg("too many operands: at most 16 are read"),
+                AsmErrorKind::Msg("too many operands: at most 12 are read"),
             ));
         }
         l.ops[l.nops] = Some(operand(&mut c)?);

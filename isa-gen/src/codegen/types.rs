@@ -10,6 +10,9 @@ use super::{doc_attrs, lit, lit_hex, sint_ty, uint_ty};
 use crate::model::{EnumValue, Model, RegFile, Type, TypeKind};
 use crate::source::SourceMap;
 
+/// Register files up to this many bits get a table of register names.
+pub const NAME_TABLE_MAX_BITS: u32 = 10;
+
 pub fn type_item(model: &Model, sources: &SourceMap, t: &Type) -> TokenStream {
     let loc = sources.location(t.span).to_string();
     match &t.kind {
@@ -143,6 +146,35 @@ fn regfile_item(t: &Type, rf: &RegFile, loc: &str) -> TokenStream {
     let named_codes: Vec<_> = rf.named.iter().map(|(_, c)| lit(*c, &bits_s)).collect();
     let named_names: Vec<_> = rf.named.iter().map(|(n, _)| n.as_str()).collect();
     let numbered_fmt = format!("{}{{}}", rf.prefix);
+    // Small register files get a name table, so printing is one string write.
+    let (names_table, display_body) = if t.width <= NAME_TABLE_MAX_BITS {
+        let names: Vec<String> = (0..1u128 << t.width)
+            .map(|c| rf.name_of(c).unwrap_or_else(|| "?".to_string()))
+            .collect();
+        let n = lit(names.len() as u128, "usize");
+        (
+            quote! {
+                impl #name {
+                    /// The register's name (`R5`, `RZ`).
+                    pub const fn name(self) -> &'static str {
+                        const NAMES: [&str; #n] = [ #( #names ),* ];
+                        NAMES[self.0 as usize]
+                    }
+                }
+            },
+            quote! { f.write_str(self.name()) },
+        )
+    } else {
+        (
+            quote! {},
+            quote! {
+                match self.0 {
+                    #( #named_codes => f.write_str(#named_names), )*
+                    n => write!(f, #numbered_fmt, n),
+                }
+            },
+        )
+    };
     let in_range = if rf.lo == 0 {
         quote! { bits <= #hi }
     } else {
@@ -202,12 +234,11 @@ fn regfile_item(t: &Type, rf: &RegFile, loc: &str) -> TokenStream {
             }
         }
 
+        #names_table
+
         impl core::fmt::Display for #name {
             fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-                match self.0 {
-                    #( #named_codes => f.write_str(#named_names), )*
-                    n => write!(f, #numbered_fmt, n),
-                }
+                #display_body
             }
         }
 
