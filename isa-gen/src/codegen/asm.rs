@@ -207,7 +207,6 @@ impl Gen<'_> {
                     .map_or(String::new(), |r| r.prefix.clone());
                 let open = format!("{prefix}[");
                 let reg_text = self.write_reg(op, reg);
-                let rid = self.field_ident(&op.fields[reg]);
                 let oid = self.field_ident(&op.fields[offset]);
                 quote! {
                     w.write_str(#open)?;
