@@ -457,3 +457,26 @@ fn runtime_faults() {
     let mut m = start("EXIT", |w| w.active_mask = 0);
     assert!(matches!(m.run(10), Stop::Fault(f) if matches!(f.kind, FaultKind::Deadlock { .. })));
 }
+
+#[test]
+fn call_and_brx_through_uniform_registers_and_constant_memory() {
+    let m = run(
+        "       CALL.ABS UR[4:5], 0x0          // UR[4:5] = 0x30: absolute 0x30 + 0
+                UMOV UR3, 0x3
+                EXIT
+                CALL.ABS c[0x0][0x0]           // .ABS C form: to Va = 0x50
+                EXIT
+                CALL.REL c[0x0][0x8]           // .REL C form: 0x60 + Va (0x20) = 0x80
+                EXIT
+                EXIT
+                BRX c[0x0][0x10]               // 0x90 + sext(-0x80) = 0x10",
+        |w| {
+            urs(w, &[(4, 0x30), (5, 0)]);
+            w.cmem.write_u32(0, 0x0, 0x50);
+            w.cmem.write_u32(0, 0x8, 0x20);
+            w.cmem.write_u32(0, 0x10, (-0x80i32) as u32);
+        },
+    );
+    assert_eq!(m.warp.ureg(ur(3)), 3);
+    assert_eq!(m.steps, 6);
+}
