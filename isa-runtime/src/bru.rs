@@ -381,7 +381,7 @@ pub(crate) fn nanosleep(
     }
     // setTimer: one timer, the shortest request wins.
     let t = lanes_of(pmask).map(|l| ns(w, l)).min().unwrap_or(0);
-    let deadline = w.cycle + u64::from(t) * CYCLES_PER_NS;
+    let deadline = w.cycle.saturating_add(u64::from(t) * CYCLES_PER_NS);
     w.timer = Some(w.timer.map_or(deadline, |d| d.min(deadline)));
     if w.valid_mask ^ w.active_mask == 0 {
         next(w);

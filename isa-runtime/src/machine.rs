@@ -329,8 +329,8 @@ impl Machine {
                         kind,
                     });
                 }
-                w.cycle += 1;
-                self.steps += 1;
+                w.cycle = w.cycle.wrapping_add(1);
+                self.steps = self.steps.wrapping_add(1);
                 self.last_pc = Some(pc);
                 Ok(w.valid_mask == 0)
             }
