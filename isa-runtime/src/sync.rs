@@ -5,7 +5,7 @@
 
 use isa::{MatchOp, MatchdType, Pred, ReduxOp, ReduxdType, Reg, ShflMode, UPred, UReg, VoteOp};
 
-use crate::warp::{lanes_of, Warp, LANES};
+use crate::warp::{Warp, LANES};
 
 /// The PTX `shfl` source lane and predicate for one lane: `(j, pval)`.
 #[inline]
