@@ -2,6 +2,9 @@
 //! the `BRA` description of bru.isa), ported line by line over boolean arrays, and
 //! compared with the simulator executing BRA on random masks and predicates.
 
+// Lanes are numbers here: loops over `0..32` read like the spec.
+#![allow(clippy::needless_range_loop)]
+
 mod common;
 use common::*;
 

@@ -3,6 +3,9 @@
 //! registers. Every expected value comes from tracing the bru.isa pseudocode by hand
 //! (the traces are in the comments).
 
+// Lanes are numbers here: loops over `0..32` read like the spec.
+#![allow(clippy::needless_range_loop)]
+
 mod common;
 use common::*;
 

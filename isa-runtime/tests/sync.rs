@@ -2,6 +2,9 @@
 //! written from the PTX definition (`ptx-shfl-reference.md`); other expected values
 //! are worked out by hand.
 
+// Lanes are numbers here: loops over `0..32` read like the spec.
+#![allow(clippy::needless_range_loop)]
+
 mod common;
 use common::*;
 

@@ -1,6 +1,9 @@
 //! The uniform datapath, one test per opcode family. Every expected value is worked
 //! out by hand from the spec text (comments show the arithmetic).
 
+// Lanes are numbers here: loops over `0..32` read like the spec.
+#![allow(clippy::needless_range_loop)]
+
 mod common;
 use common::*;
 
