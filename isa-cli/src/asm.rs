@@ -116,7 +116,7 @@ mod tests {
     fn bad_words_and_trailing_bytes_are_reported_and_kept() {
         let mut bytes = vec![0u8; 16];
         bytes.extend([1, 2, 3]);
-        let (text, problems) = disassemble(&bytes, 0);
+        let (text, problems) = disassemble(&bytes, 0x100);
         assert_eq!(problems.len(), 2);
         assert!(
             problems[0].starts_with("offset 0x0: no opcode matches"),
@@ -128,7 +128,7 @@ mod tests {
             "{}",
             problems[1]
         );
-        assert!(text.starts_with("/*0000*/  .word 0x00000000000000000000000000000000 ;"));
+        assert!(text.starts_with("/*0100*/  .word 0x00000000000000000000000000000000 ;"));
         // The `.word` line assembles back to the same word.
         assert_eq!(
             assemble("t.s", text.lines().next().unwrap()).unwrap(),
