@@ -10,7 +10,17 @@ fn main() {
     for f in &files {
         println!("cargo:rerun-if-changed={}", f.display());
     }
-    let spec = isa_gen::Spec::load(&files).unwrap_or_else(|e| fail(&e.to_string()));
+    // Name the files as `isa-spec/<file>` in diagnostics and in the generated docs,
+    // not by the absolute path of this build.
+    let mut spec = isa_gen::Spec::default();
+    for f in &files {
+        let bytes = std::fs::read(f).unwrap_or_else(|e| fail(&format!("{}: {e}", f.display())));
+        let name = f.file_name().map_or_else(
+            || f.display().to_string(),
+            |n| format!("isa-spec/{}", n.to_string_lossy()),
+        );
+        spec.sources.add_bytes(name, Some(f), bytes);
+    }
     let checked = spec.check();
     if checked.has_errors() {
         fail(&checked.render_diagnostics());

@@ -815,13 +815,17 @@ impl Gen<'_> {
     fn field_doc(&self, op: &Opcode, f: &Field) -> String {
         let m = self.model;
         let t = m.ty(f.ty);
-        let mut s = format!(
-            "`{}`: `{}`, bits {}..{}",
-            f.name,
-            t.name,
-            f.start,
-            f.start + f.width
-        );
+        let mut s = if f.width == 1 {
+            format!("`{}`: `{}`, bit {}", f.name, t.name, f.start)
+        } else {
+            format!(
+                "`{}`: `{}`, bits [{}:{}]",
+                f.name,
+                t.name,
+                f.start + f.width - 1,
+                f.start
+            )
+        };
         match f.role {
             Role::Operand => {
                 if op.guard(m) == op.fields.iter().position(|x| x.name == f.name) {
@@ -886,7 +890,10 @@ impl Gen<'_> {
         let vf: Vec<(usize, &Field)> = op.value_fields().collect();
         let fids: Vec<_> = vf.iter().map(|(_, f)| self.field_ident(f)).collect();
         let ftys: Vec<_> = vf.iter().map(|(_, f)| self.type_ident(f.ty)).collect();
-        let fdocs: Vec<_> = vf.iter().map(|(_, f)| self.field_doc(op, f)).collect();
+        let fdocs: Vec<_> = vf
+            .iter()
+            .map(|(_, f)| format!(" {}", self.field_doc(op, f)))
+            .collect();
         let fixed_mask = lit_hex(op.fixed_mask, "u128");
         let fixed_bits = lit_hex(op.fixed_bits, "u128");
         let field_mask = lit_hex(op.covered, "u128");
