@@ -237,3 +237,43 @@ fn both_parsers_agree_on_mutated_example_lines() {
         assert_tiers_agree(&asm, m, &mutated, 0x80);
     }
 }
+
+/// The bad-line corpus of the interpreting assembler (`isa-gen/tests/asm.rs`, table
+/// `BAD`), read from that file so that both tiers are held to the same lines.
+fn bad_corpus() -> Vec<(String, usize)> {
+    let src = include_str!("../isa-gen/tests/asm.rs");
+    let start = src.find("const BAD:").expect("the corpus table");
+    let mut out = Vec::new();
+    for l in src[start..].lines().skip(1) {
+        let t = l.trim();
+        if t.starts_with("];") {
+            break;
+        }
+        let Some(rest) = t.strip_prefix("(\"") else {
+            continue;
+        };
+        // The line is the first string literal (the corpus uses no escapes).
+        let end = rest.find("\", ").expect("a string, then the column");
+        let line = rest[..end].to_string();
+        let col: usize = rest[end + 3..]
+            .split(',')
+            .next()
+            .and_then(|c| c.trim().parse().ok())
+            .expect("a column");
+        out.push((line, col));
+    }
+    out
+}
+
+#[test]
+fn generated_parser_rejects_the_bad_corpus_at_the_same_columns() {
+    let corpus = bad_corpus();
+    assert!(corpus.len() >= 25, "{} bad lines", corpus.len());
+    let labels = |l: &str| (l == ".L_x").then_some(0x100u64);
+    for (line, col) in &corpus {
+        match Instruction::parse_at(line, 0, &labels) {
+            Ok(i) => panic!("{line:?} assembled to {i}"),
+            Err(e) => assert_eq!(e.column(line), *col, "{line:?}: {}", e.display(line)),
+        }
+    }
+}
