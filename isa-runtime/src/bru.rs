@@ -81,7 +81,7 @@ fn switch_pc_by_mask(w: &mut Warp, cmask: u32) -> Result<(), FaultKind> {
     Ok(())
 }
 
-/// The candidate check shared by every switching instruction. [D1] The spec's
+/// The candidate check shared by every switching instruction. \[D1\] The spec's
 /// `(cmask & SleepMask) ^ SleepMask == 0` is read as "every candidate is asleep":
 /// `cmask != 0 && cmask & ~SleepMask == 0`. Returns `(do_sleep, cmask)`.
 #[inline]
@@ -223,7 +223,7 @@ pub(crate) fn indirect(w: &mut Warp, b_jump: u32, target: impl Fn(&Warp, usize) 
     None
 }
 
-/// LEPC: `rd[pmask] = target` (64 bits). [D3]
+/// LEPC: `rd[pmask] = target` (64 bits). \[D3\]
 pub(crate) fn lepc(w: &mut Warp, pmask: u32, rd: isa::Reg, offset: i64) -> Ev {
     let v = rel_target(w.active_pc, offset);
     for l in lanes_of(pmask) {

@@ -346,7 +346,7 @@ fn uimnmx(w: &mut Warp, urd: UReg, a: u32, b: u32, itype: IType, min: bool) {
 }
 
 /// UP2UR: the selected byte of URa, its bits chosen by SbMsk replaced by UP0..UP7.
-/// [D13] the other bytes come from URa.
+/// \[D13\] the other bytes come from URa.
 #[inline]
 fn up2ur(w: &mut Warp, urd: UReg, a: u32, bsel: u8, mask: u32) {
     let sel = mask & 0xff;
@@ -356,7 +356,7 @@ fn up2ur(w: &mut Warp, urd: UReg, a: u32, bsel: u8, mask: u32) {
     w.set_ureg(urd, (a & !(0xff << sh)) | new << sh);
 }
 
-/// UR2UP. [D13] predicates whose SbMsk bit is clear keep their value.
+/// UR2UP. \[D13\] predicates whose SbMsk bit is clear keep their value.
 #[inline]
 fn ur2up(w: &mut Warp, a: u32, bsel: u8, mask: u32) {
     let sel = mask & 0xff;
@@ -445,7 +445,7 @@ fn uflo(w: &mut Warp, urd: UReg, b: u32, itype: IType, sh: Flosh) {
     w.set_ureg(urd, udp::flo(b, itype == IType::S32, sh == Flosh::Sh));
 }
 
-/// UF2FP [D15]: `URd = {f16(URa), f16(SrcB)}` (URa in the high half).
+/// UF2FP \[D15\]: `URd = {f16(URa), f16(SrcB)}` (URa in the high half).
 #[inline]
 fn uf2fp(w: &mut Warp, urd: UReg, a: u32, b: u32) {
     let r = u32::from(udp::f32_to_f16(a)) << 16 | u32::from(udp::f32_to_f16(b));

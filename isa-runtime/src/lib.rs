@@ -89,76 +89,76 @@
 //! designer evidently meant. Each entry quotes the spec line it departs from; the
 //! code carries the tag.
 //!
-//! * **[D1] BRU sleep test and WARPSYNC sync test** (bru.isa, `switchPCByMask`
+//! * **\[D1\] BRU sleep test and WARPSYNC sync test** (bru.isa, `switchPCByMask`
 //!   helpers, EXIT, YIELD, NANOSLEEP, WARPSYNC): `if( (cmask & SleepMask) ^ SleepMask
 //!   ==0 )` parses as `(cmask & SleepMask) ^ (SleepMask == 0)` and even read as
 //!   intended it tests `SleepMask ⊆ cmask`; the comment says "every candidate is
 //!   asleep", so the test is `cmask != 0 && (cmask & ~SleepMask) == 0`. Likewise
 //!   WARPSYNC's `if ( (arrivemask & mmask) ^ mmask == 0)` is `(arrivemask & mmask) ==
 //!   mmask`.
-//! * **[D2] BRX partial jump** (bru.isa BRX): `ActiveMask = ~b_jump;` would make
+//! * **\[D2\] BRX partial jump** (bru.isa BRX): `ActiveMask = ~b_jump;` would make
 //!   inactive and exited lanes active: it is `ActiveMask &= ~b_jump`. In the all-jump
 //!   case `RPC[TargetPC!=ActivePC] = TargetPC[...]` is restricted to active lanes
 //!   (inactive lanes keep their resume PC).
-//! * **[D3] Target of CALL/RET `.ABS` and of LEPC** (bru.isa CALL: `TargetPC = Va +
+//! * **\[D3\] Target of CALL/RET `.ABS` and of LEPC** (bru.isa CALL: `TargetPC = Va +
 //!   offset*INST_SIZE;` LEPC: `rd[mask2array(pmask)] = ActivePC;`): the offset field
 //!   is a `CvtIShift` operand, which this toolchain reads and writes as the address
 //!   `pc + 16 + offset*16` (docs/decisions.md), so `CALL.ABS 0x0` means address 0.
 //!   The simulator uses that address: CALL/RET go to `Va + address` in both modes
-//!   (for the C form, which has no offset, `.ABS` goes to `Va` and `.REL` to `pc + 16
-//!   + Va`), and LEPC loads the address (`LEPC R[4:5], 0x80` loads 0x80). With the
+//!   (for the C form, which has no offset, `.ABS` goes to `Va` and `.REL` to
+//!   `pc + 16 + Va`), and LEPC loads the address (`LEPC R[4:5], 0x80` loads 0x80). With the
 //!   offset left out (0) LEPC therefore loads the address of the *next* instruction,
 //!   not `ActivePC`.
-//! * **[D4] BSYNC consumes its B register** (bru.isa BSYNC: `bmask = bmask & ( bmask
+//! * **\[D4\] BSYNC consumes its B register** (bru.isa BSYNC: `bmask = bmask & ( bmask
 //!   ^ ActiveMask);` on a local copy): the B register "marks the lanes that have not
 //!   yet reached the sync point" (BRU description) and BSSY only ORs lanes in, so
 //!   BSYNC clears every arrived lane (`bmask & ~arrivemask`, not just `ActiveMask`)
 //!   and writes the result back (its `OutList` has `breg`); a released B register is
 //!   0 and can be reused.
-//! * **[D5] YIELD/NANOSLEEP resume point** (bru.isa YIELD: `ActivePC = RPC[lid];`
+//! * **\[D5\] YIELD/NANOSLEEP resume point** (bru.isa YIELD: `ActivePC = RPC[lid];`
 //!   with no RPC saved for the yielding lanes): the lanes that switch away get `RPC =
 //!   ActivePC + INST_SIZE`, so they resume after the YIELD instead of at a stale RPC.
-//! * **[D6] NANOSLEEP sets `SleepMask`** (bru.isa NANOSLEEP: `YieldMask |=
+//! * **\[D6\] NANOSLEEP sets `SleepMask`** (bru.isa NANOSLEEP: `YieldMask |=
 //!   ActiveMask;`, copied from YIELD): the description says "`NANOSLEEP`会设置
 //!   `SleepMask`"; the sleeping lanes go into `SleepMask`, not `YieldMask`.
-//! * **[D7] Grouped WARPSYNC R** (bru.isa WARPSYNC: `warp_syncmask = ValidMask &
+//! * **\[D7\] Grouped WARPSYNC R** (bru.isa WARPSYNC: `warp_syncmask = ValidMask &
 //!   array2mask(thd_syncmask==0);` and `cmask = array_or(mmask) ^ arrivemask;`): only
 //!   lanes that arrived have a membermask, so only they can form a released group,
 //!   and the candidates are the members that have not arrived (`& ~arrivemask`; the
 //!   XOR would add arrived lanes outside every membermask). `lid = ffs(sync_mask)`
 //!   is read as `ffs(warp_syncmask)`.
-//! * **[D8] Carry out** (udp.isa UIADD.X, UIMAD, UIMAD.WIDE, ULEA: `upu = … >
+//! * **\[D8\] Carry out** (udp.isa UIADD.X, UIMAD, UIMAD.WIDE, ULEA: `upu = … >
 //!   4294967296` and `> (1<<64)`): the carry is `sum >= 2^32` (`>= 2^64`).
-//! * **[D9] USHF shift count** (udp.isa USHF: `n = (.cwmod == .CLAMP) ? min(n_ub, ) :
+//! * **\[D9\] USHF shift count** (udp.isa USHF: `n = (.cwmod == .CLAMP) ? min(n_ub, ) :
 //!   min(b, n_ub) : mod(b, n_ub);`): `n = CLAMP ? min(b, n_ub) : b mod n_ub`. A right
 //!   shift of a signed type fills with bit 63 of `{SrcC, URa}`.
-//! * **[D10] UFLO** (udp.isa UFLO: `if (.type == .S32) SrcB = ~SrcB;` and `URd = 31 -
+//! * **\[D10\] UFLO** (udp.isa UFLO: `if (.type == .S32) SrcB = ~SrcB;` and `URd = 31 -
 //!   URd` for `.SH`): `.S32` inverts only negative inputs (the most significant bit
 //!   that differs from the sign, as PTX `bfind.s32`; inverting every input would
 //!   find the highest 0 of positive numbers), and "not found" stays `0xFFFFFFFF`
 //!   with `.SH` too (the spec's own example `UFLO.U32.SH UR1, URZ; // UR1 =
 //!   0xFFFFFFFF`; the formula would give 32). The description's `|SrcB|` is not used.
-//! * **[D11] ULEA precedence** (udp.isa ULEA: `addr = t & 0xFFFFFFFF + SrcB;`): `+`
+//! * **\[D11\] ULEA precedence** (udp.isa ULEA: `addr = t & 0xFFFFFFFF + SrcB;`): `+`
 //!   binds tighter than `&` in C; the sum is `(t & 0xFFFFFFFF) + SrcB (+ upp)`.
-//! * **[D12] UIMAD.WIDE with constant SrcC** (udp.isa UIMAD_WIDE_UUC: `Bitwidth<vc> =
+//! * **\[D12\] UIMAD.WIDE with constant SrcC** (udp.isa UIMAD_WIDE_UUC: `Bitwidth<vc> =
 //!   32; Bitwidth<urd> = 32;`): contradicts `.WIDE` and its three siblings (the
 //!   linter reports it); it is executed with a 64-bit `SrcC` from constant memory
 //!   and a 64-bit `URd`.
-//! * **[D13] UP2UR/UR2UP** (udp.isa UP2UR assigns only `URd[8*k+7:8*k]`; UR2UP: `upr
+//! * **\[D13\] UP2UR/UR2UP** (udp.isa UP2UR assigns only `URd[8*k+7:8*k]`; UR2UP: `upr
 //!   = b_select & URa[...]` after packing `upr` from the predicates): `URd` is not an
 //!   input, so UP2UR takes its other bytes from `URa` (as P2R); UR2UP writes only the
 //!   predicates selected by `SbMsk` (the packing of `upr` is otherwise dead, and
 //!   clearing unselected predicates would make the mask pointless). `UP7` is `UPT`:
 //!   it reads 1 and writes are dropped.
-//! * **[D14] UBREV** (udp.isa UBREV: `URd = ~SrcB;`): the opcode is bit-reverse
+//! * **\[D14\] UBREV** (udp.isa UBREV: `URd = ~SrcB;`): the opcode is bit-reverse
 //!   (`BREV`); it reverses the bit order.
-//! * **[D15] UF2FP** (udp.isa UF2FP: `TODO:`): as F2FP.F16.F32.PACK_AB, `URd =
+//! * **\[D15\] UF2FP** (udp.isa UF2FP: `TODO:`): as F2FP.F16.F32.PACK_AB, `URd =
 //!   {f16(URa), f16(SrcB)}` (`URa` in the high half), IEEE round to nearest even,
 //!   NaN stays a quiet NaN, f32 subnormals flush to ±0. `URc` has no role without a
 //!   modifier that would give it one; it is read and ignored.
-//! * **[D16] UPOPC** (udp.isa UPOPC: `a >>= 1;` in a loop over `SrcB`): the loop never
+//! * **\[D16\] UPOPC** (udp.isa UPOPC: `a >>= 1;` in a loop over `SrcB`): the loop never
 //!   ends; the result is the population count of `SrcB`.
-//! * **[D17] ULDC.128** (udp.isa ULDC: `Bitwidth<urd> = 32 + (dtype=="64")*32;`,
+//! * **\[D17\] ULDC.128** (udp.isa ULDC: `Bitwidth<urd> = 32 + (dtype=="64")*32;`,
 //!   which is 32 for `.128`): the load is 128 bits, as the dtype says; it fills four
 //!   consecutive uniform registers from `URd` (the assembler, which follows the
 //!   `Bitwidth`, writes the destination as `UR20`, not `UR[20:23]`).

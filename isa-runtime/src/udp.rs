@@ -27,7 +27,7 @@ pub fn term64(x: u64, neg: bool, x_form: bool) -> u128 {
     }
 }
 
-/// A 32-bit sum of adder terms: the result and the carry out. [D8] The carry is
+/// A 32-bit sum of adder terms: the result and the carry out. \[D8\] The carry is
 /// `sum >= 2^32`, not the spec's `sum > 4294967296`.
 #[inline]
 pub fn sum32(terms: u64) -> (u32, bool) {
@@ -95,7 +95,7 @@ pub fn lop3(a: u32, b: u32, c: u32, lut: u8) -> u32 {
 }
 
 /// USHF: funnel shift of `{c, a}` (c high) by `b`, lower or upper 32 bits of the
-/// result. [D9] the spec's garbled `n = (.cwmod == .CLAMP) ? min(n_ub, ) : min(b,
+/// result. \[D9\] the spec's garbled `n = (.cwmod == .CLAMP) ? min(n_ub, ) : min(b,
 /// n_ub) : mod(b, n_ub)` is `CLAMP ? min(b, n_ub) : b mod n_ub`.
 pub fn shf(a: u32, b: u32, c: u32, dir: ShfDir, hi: bool, ty: ShfdType, cw: CwMode) -> u32 {
     let t = u64::from(a) | u64::from(c) << 32;
@@ -156,7 +156,7 @@ pub fn prmt(a: u32, b: u32, c: u32, mode: PrmtMode) -> u32 {
 
 /// UFLO: position of the most significant 1 (for `.S32`, of the most significant bit
 /// that differs from the sign bit), `0xFFFFFFFF` when there is none; with `.SH`,
-/// `31 - position`. [D10]
+/// `31 - position`. \[D10\]
 pub fn flo(x: u32, signed: bool, sh: bool) -> u32 {
     let v = if signed && (x as i32) < 0 { !x } else { x };
     if v == 0 {
@@ -218,7 +218,7 @@ pub fn sgxt(a: u32, b: u32, signed: bool, cw: CwMode) -> u32 {
 
 /// ULEA: the shifted base (`a` alone, or `{c, a}` / sign-extended `a` for `.HI`),
 /// negated or inverted, shifted left by `sh`, its low (`.LO`) or high 32 bits.
-/// [D11] the spec's `t & 0xFFFFFFFF + SrcB` is `(t & 0xFFFFFFFF) + SrcB`.
+/// \[D11\] the spec's `t & 0xFFFFFFFF + SrcB` is `(t & 0xFFFFFFFF) + SrcB`.
 pub fn lea_shifted(a: u32, c: u32, neg: bool, x_form: bool, hi: bool, sx32: bool, sh: u8) -> u32 {
     let base: u64 = if !hi {
         u64::from(a)
