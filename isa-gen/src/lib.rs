@@ -61,7 +61,7 @@ impl Spec {
     pub fn load<P: AsRef<Path>>(paths: &[P]) -> io::Result<Spec> {
         let mut sources = SourceMap::new();
         for path in spec_files(paths)? {
-            let bytes = std::fs::read(&path)
+            let bytes = read_limited(&path)
                 .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
             sources.add_path(&path, bytes);
         }
@@ -104,6 +104,30 @@ impl Spec {
             examples,
         }
     }
+}
+
+/// Largest spec file [`Spec::load`] reads (the bundled spec is 150 KiB in all). A larger
+/// file, or an endless one such as `/dev/zero`, is an error rather than a hang or an
+/// out-of-memory abort.
+pub const MAX_FILE_BYTES: u64 = 64 << 20;
+
+/// Reads at most [`MAX_FILE_BYTES`] of a file; more is an error.
+fn read_limited(path: &Path) -> io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)?
+        .take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!(
+                "larger than {} MiB, the most a spec file may be",
+                MAX_FILE_BYTES >> 20
+            ),
+        ));
+    }
+    Ok(bytes)
 }
 
 /// The files a list of paths stands for: directories expand to their `*.isa` files.

@@ -87,6 +87,12 @@ impl SourceFile {
         Some(start..end)
     }
 
+    /// Number of lines (a final line without a terminator counts; so does the empty
+    /// line after a final terminator).
+    pub fn line_count(&self) -> usize {
+        self.line_starts.len()
+    }
+
     /// The text of the 1-based line `line`, without its line terminator.
     pub fn line_text(&self, line: usize) -> &str {
         let start = self.line_starts[line - 1];

@@ -57,7 +57,8 @@ pub fn layout(src: &str, base: u64) -> Result<Layout<'_>, Vec<ProgramError>> {
         skip_ws(&mut pos);
         // `/*0040*/` address prefix.
         if line[pos..code_end].starts_with("/*") {
-            let Some(close) = line[pos..code_end].find("*/") else {
+            // The `*/` after the `/*` (in `/*/` the two overlap).
+            let Some(close) = line[pos + 2..code_end].find("*/").map(|c| c + 2) else {
                 errors.push(err(
                     lineno,
                     line,
@@ -182,6 +183,15 @@ mod tests {
         assert_eq!((e[0].line, e[0].column), (2, 1));
         assert!(e[0].message.contains("does not match"));
         assert_eq!((e[1].line, e[1].column), (4, 1));
+    }
+
+    #[test]
+    fn overlapping_prefix_delimiters_are_unterminated() {
+        // Found by the `asm` fuzz target: `/*/` sliced `line[4..3]`.
+        let e = layout("  /*/ NOP\n", 0).unwrap_err();
+        assert!(e[0].message.contains("unterminated"), "{}", e[0].message);
+        let l = layout("/**/ NOP\n", 0);
+        assert!(l.is_err());
     }
 
     #[test]

@@ -188,8 +188,16 @@ impl Gen<'_> {
                             let (lo, hi) = (lit(rf.lo, "u64"), lit(rf.hi, "u64"));
                             let count = match op.bitwidth(f) {
                                 None => quote! { count_n::<1> },
-                                Some(b) if b.expr.as_const().is_some() => {
-                                    let v = b.expr.as_const().unwrap_or(32);
+                                // An expression that reads no field (`32`, `(1) * 64`)
+                                // is a constant.
+                                Some(b)
+                                    if {
+                                        let mut used = Vec::new();
+                                        b.expr.fields(&mut used);
+                                        used.is_empty()
+                                    } =>
+                                {
+                                    let v = b.expr.eval(&|_| 0);
                                     let n = lit((v.clamp(1, 1024) as u128).div_ceil(32), "");
                                     quote! { count_n::<#n> }
                                 }
@@ -416,7 +424,8 @@ impl Gen<'_> {
 
                 /// Parses one line of assembly located at `addr`; `labels` gives the
                 /// address of each `` `(label) `` a branch target names.
-                #[allow(clippy::result_large_err)]
+                // `'found` is unused when no mnemonic has several parts.
+                #[allow(clippy::result_large_err, unused_labels)]
                 pub fn parse_at(line: &str, addr: u64, labels: &dyn Fn(&str) -> Option<u64>) -> Result<Instruction, AsmError> {
                     let l = lex(line)?;
                     let (m0, cands): (usize, &[&OpcodeSpec]) = 'found: {

@@ -558,6 +558,8 @@ impl Gen<'_> {
                     Regs { items: [None; #cap_l], len: 0, pos: 0 }
                 }
 
+                // Unused when no opcode reads or writes a register.
+                #[allow(dead_code)]
                 fn push(&mut self, r: RegRef) {
                     if (self.len as usize) < self.items.len() {
                         self.items[self.len as usize] = Some(r);

@@ -41,6 +41,36 @@ pub const RESERVED_TYPES: &[&str] = &[
     "Ok",
     "Err",
     "Default",
+    // Prelude traits the generated code writes unqualified.
+    "Fn",
+    "From",
+    "Iterator",
+    "ExactSizeIterator",
+    // The assembler's error type and its parts (public), and the private helpers of
+    // the generated assembler (`asm_runtime.rs`). `isa-gen/tests/hostile.rs` checks that
+    // this list covers every type the generated code defines or names.
+    "AsmError",
+    "AsmErrorKind",
+    "AsmErrorDisplay",
+    "Expect",
+    "Problem",
+    "Found",
+    "Tok",
+    "TokCore",
+    "Line",
+    "Cur",
+    "At",
+    "NameFn",
+    "CountFn",
+    "SubRole",
+    "Sub",
+    "Kind",
+    "OperandSpec",
+    "ModSpec",
+    "GuardSpec",
+    "OpcodeSpec",
+    "Fail",
+    "Read",
 ];
 
 const KEYWORDS: &[&str] = &[
@@ -158,6 +188,46 @@ pub fn check(model: &Model) -> Vec<Diagnostic> {
                 continue;
             }
             fs.insert(rust, &f.name);
+        }
+    }
+    out.extend(limits(model));
+    out
+}
+
+/// Most operands the generated assembler reads on a line (`MAX_OPERANDS` of
+/// `asm_runtime.rs`, which `isa-gen/tests/hostile.rs` checks against this).
+pub const MAX_OPERANDS: usize = 12;
+/// Most dot-separated parts (mnemonic words and modifiers) of a mnemonic the generated
+/// assembler reads (`MAX_PARTS` of `asm_runtime.rs`).
+pub const MAX_MNEMONIC_PARTS: usize = 8;
+
+/// Opcodes the generated assembler could print but not read back: more operands or
+/// modifiers than its fixed-size line buffers hold.
+fn limits(model: &Model) -> Vec<Diagnostic> {
+    let asm = crate::asm::Assembler::new(model);
+    let mut out = Vec::new();
+    for (i, op) in model.opcodes.iter().enumerate() {
+        let operands = asm.operands(i).len();
+        if operands > MAX_OPERANDS {
+            out.push(Diagnostic::error(
+                op.span,
+                format!("opcode `{}` has {operands} operands; the assembler reads at most {MAX_OPERANDS}", op.name),
+            ));
+        }
+        let words = crate::asm::mnemonic(model, i).split('.').count();
+        let modifiers = op
+            .fields
+            .iter()
+            .filter(|f| f.role == crate::model::Role::Modifier)
+            .count();
+        if words + modifiers > MAX_MNEMONIC_PARTS {
+            out.push(Diagnostic::error(
+                op.span,
+                format!(
+                    "opcode `{}` has {modifiers} modifiers after a {words}-word mnemonic; the assembler reads at most {MAX_MNEMONIC_PARTS} parts in all",
+                    op.name
+                ),
+            ));
         }
     }
     out

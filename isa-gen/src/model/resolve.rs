@@ -478,7 +478,7 @@ impl<'a> Resolver<'a> {
     }
 
     /// Reports inheritance cycles and removes the edge that closes each, so later
-    /// stages can walk ancestors safely.
+    /// stages can walk ancestors safely; likewise chains deeper than [`MAX_DEPTH`].
     fn break_cycles(&mut self) {
         #[derive(Clone, Copy, PartialEq)]
         enum Mark {
@@ -488,6 +488,9 @@ impl<'a> Resolver<'a> {
         }
         let n = self.model.defs.len();
         let mut mark = vec![Mark::New; n];
+        // Length of the longest inheritance chain from each done definition to a root
+        // (a root has level 1).
+        let mut level = vec![0usize; n];
         for root in 0..n {
             if mark[root] != Mark::New {
                 continue;
@@ -502,17 +505,6 @@ impl<'a> Resolver<'a> {
                     stack[top].1 += 1;
                     match mark[p] {
                         Mark::New => {
-                            if stack.len() > MAX_DEPTH {
-                                let span = self.model.defs[d].span;
-                                self.err(
-                                    span,
-                                    format!("inheritance deeper than {MAX_DEPTH} levels"),
-                                );
-                                self.model.defs[d].parents.retain(|x| x.0 != p);
-                                self.incomplete[d] = true;
-                                stack[top].1 -= 1;
-                                continue;
-                            }
                             mark[p] = Mark::Active;
                             stack.push((p, 0));
                         }
@@ -540,6 +532,26 @@ impl<'a> Resolver<'a> {
                         Mark::Done => {}
                     }
                 } else {
+                    // Every parent is done: `d`'s depth is one more than its deepest
+                    // parent's. Checked here, not on the DFS stack, so the result does
+                    // not depend on the order of the definitions.
+                    let deepest = |this: &Self, level: &[usize]| {
+                        this.model.defs[d]
+                            .parents
+                            .iter()
+                            .map(|p| level[p.0])
+                            .max()
+                            .unwrap_or(0)
+                    };
+                    if deepest(self, &level) >= MAX_DEPTH {
+                        let span = self.model.defs[d].span;
+                        self.err(span, format!("inheritance deeper than {MAX_DEPTH} levels"));
+                        self.model.defs[d]
+                            .parents
+                            .retain(|p| level[p.0] < MAX_DEPTH);
+                        self.incomplete[d] = true;
+                    }
+                    level[d] = 1 + deepest(self, &level);
                     mark[d] = Mark::Done;
                     stack.pop();
                 }
@@ -856,6 +868,7 @@ impl<'a> Resolver<'a> {
         let name = self.model.defs[def.0].name.clone();
 
         // Order → operands.
+        let errors_before_order = self.diags.error_count();
         let mut order = Vec::new();
         match order_ast {
             None => {
@@ -886,6 +899,66 @@ impl<'a> Resolver<'a> {
                             format!("sub-field `{n}` has no field `{base}` to attach to"),
                         );
                     }
+                }
+            }
+        }
+        // Modifiers and `.VALUE` sub-fields are written by value name, which only
+        // bit-field types have. (Skipped when `Order` is missing or broken: the
+        // fields it should have named would all look like modifiers.)
+        let order_ok = order_ast.is_some() && self.diags.error_count() == errors_before_order;
+        for f in fields.iter().filter(|_| order_ok) {
+            let written_as_value = match f.role {
+                Role::Modifier => true,
+                Role::SubField(_) => !matches!(f.sub_name(), Some("not" | "neg" | "bitnot")),
+                _ => false,
+            };
+            let t = &self.model.types[f.ty.0];
+            if written_as_value && !matches!(t.kind, TypeKind::Enum(_)) {
+                let what = if f.role == Role::Modifier {
+                    "a modifier"
+                } else {
+                    "a `.VALUE` sub-field"
+                };
+                let noun = t.kind_noun();
+                let article = if noun.starts_with(['a', 'e', 'i', 'o', 'u']) {
+                    "an"
+                } else {
+                    "a"
+                };
+                self.diags.push(
+                    Diagnostic::error(
+                        f.span,
+                        format!(
+                            "`{}` is {what}, written `.VALUE`, but its type `{}` is {article} {noun} and has no value names",
+                            f.name, t.name
+                        ),
+                    )
+                    .with_note("only `__DefBitFieldType` types can be modifiers; list the field in `Order` to make it an operand"),
+                );
+            }
+        }
+        // Two modifiers sharing a value name: `.VALUE` would not say which it sets, so
+        // printed instructions could not be read back.
+        let modifiers: Vec<&Field> = fields.iter().filter(|f| f.role == Role::Modifier).collect();
+        for (k, a) in modifiers.iter().enumerate().filter(|_| order_ok) {
+            for b in &modifiers[k + 1..] {
+                let (ta, tb) = (&self.model.types[a.ty.0], &self.model.types[b.ty.0]);
+                let (Some(va), Some(vb)) = (ta.enum_values(), tb.enum_values()) else {
+                    continue;
+                };
+                let names_b: HashSet<&str> = vb.iter().map(|v| v.name.as_str()).collect();
+                if let Some(v) = va.iter().find(|x| names_b.contains(x.name.as_str())) {
+                    self.diags.push(
+                        Diagnostic::error(
+                            b.span,
+                            format!(
+                                "modifiers `{}` and `{}` both have a value `{}`: `.{}` would not say which one it sets",
+                                a.name, b.name, v.name, v.name
+                            ),
+                        )
+                        .with_secondary(a.span, format!("`{}` declared here", a.name))
+                        .with_note("rename the value in one of the types, or make one field an operand"),
+                    );
                 }
             }
         }

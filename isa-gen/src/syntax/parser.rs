@@ -976,6 +976,17 @@ fn expr_depth<'a>(c: Ctx<'a>, i: &'a str, depth: usize) -> PResult<'a, Expr> {
             };
             let (rest, rhs) = must("an operand", next)(rest)?;
             lhs = Expr::Binary(op, Box::new(lhs), Box::new(rhs));
+            // A chain `a + b + c …` nests one level per operator in the tree that
+            // checking, evaluation and code generation recurse through.
+            if depth + tree_depth(&lhs) > MAX_EXPR_DEPTH {
+                return Err(nom::Err::Failure(PErr {
+                    at: i,
+                    expected: format!(
+                        "an expression nested at most {MAX_EXPR_DEPTH} deep \
+                         (each operator of a chain is a level)"
+                    ),
+                }));
+            }
             i = rest;
         }
     };
@@ -1002,6 +1013,12 @@ fn expr_depth<'a>(c: Ctx<'a>, i: &'a str, depth: usize) -> PResult<'a, Expr> {
 
 fn unary_expr<'a>(c: Ctx<'a>, i: &'a str, depth: usize) -> PResult<'a, Expr> {
     let (i, _) = ws(i)?;
+    if depth > MAX_EXPR_DEPTH {
+        return Err(nom::Err::Failure(PErr {
+            at: i,
+            expected: format!("an expression nested at most {MAX_EXPR_DEPTH} deep"),
+        }));
+    }
     let start = i;
     if let Ok((rest, _)) = alt((tag::<_, _, PErr>("!"), keyword("not")))(i) {
         if !rest.starts_with('=') {
@@ -1020,6 +1037,15 @@ fn unary_expr<'a>(c: Ctx<'a>, i: &'a str, depth: usize) -> PResult<'a, Expr> {
         ));
     }
     primary(c, i, depth)
+}
+
+/// Depth of an expression tree (a leaf is 1).
+fn tree_depth(e: &Expr) -> usize {
+    match e {
+        Expr::Unary(_, x, _) => 1 + tree_depth(x),
+        Expr::Binary(_, a, b) => 1 + tree_depth(a).max(tree_depth(b)),
+        Expr::Int(_) | Expr::Str(..) | Expr::Name(_) => 1,
+    }
 }
 
 fn primary<'a>(c: Ctx<'a>, i: &'a str, depth: usize) -> PResult<'a, Expr> {
