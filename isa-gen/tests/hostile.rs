@@ -1,0 +1,963 @@
+//! Limits on hostile specs: whatever a spec file holds, checking gives a clear error or
+//! a model whose generated code compiles; never a panic, a hang or a stack overflow.
+//!
+//! Every case runs on a thread with a 2 MiB stack (the default for spawned threads,
+//! smaller than the 8 MiB a `build.rs` main thread gets) and a deadline, so a stack
+//! overflow aborts the test binary and a hang fails the case instead of blocking it.
+//!
+//! The hostile-but-valid specs are generated ([`valid_cases`]) and
+//! `generated_code_of_hostile_specs_compiles` writes their code, one module each, into
+//! a scratch crate and runs `cargo check` on it (with `-D warnings`).
+
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use isa_gen::codegen::{self, Options};
+use isa_gen::{Checked, Spec};
+
+/// Generous: the slowest case takes a few seconds in a debug build.
+const DEADLINE: Duration = Duration::from_secs(120);
+
+/// Checks `text` (one file) on a 2 MiB-stack thread; panics if that takes longer than
+/// [`DEADLINE`]. Rendering the diagnostics is part of the check.
+fn check(text: String) -> Checked {
+    let (tx, rx) = mpsc::channel();
+    let worker = std::thread::Builder::new()
+        .name("hostile-check".into())
+        .stack_size(2 << 20)
+        .spawn(move || {
+            let checked = Spec::from_texts([("hostile.isa", text.as_str())]).check();
+            let rendered = checked.render_diagnostics();
+            let _ = tx.send((checked, rendered));
+        })
+        .expect("spawn");
+    match rx.recv_timeout(DEADLINE) {
+        Ok((checked, _rendered)) => {
+            worker.join().expect("checker thread");
+            checked
+        }
+        Err(mpsc::RecvTimeoutError::Disconnected) => match worker.join() {
+            Err(panic) => std::panic::resume_unwind(panic),
+            Ok(()) => unreachable!("the thread sends before it ends"),
+        },
+        Err(mpsc::RecvTimeoutError::Timeout) => panic!("no answer within {DEADLINE:?}: a hang"),
+    }
+}
+
+/// The spec has an error whose message contains `needle`.
+#[track_caller]
+fn assert_error(checked: &Checked, needle: &str) {
+    assert!(
+        checked.has_errors(),
+        "expected an error containing {needle:?}, the spec checks"
+    );
+    assert!(checked.model.is_none());
+    assert!(
+        checked
+            .diagnostics
+            .items
+            .iter()
+            .any(|d| d.is_error() && d.message.contains(needle)),
+        "no error containing {needle:?}; got:\n{}",
+        checked.render_diagnostics()
+    );
+}
+
+/// The spec checks and generates code that parses; returns the code (without the
+/// exported macro, so several can share a crate).
+#[track_caller]
+fn assert_generates(checked: &Checked) -> String {
+    assert!(
+        !checked.has_errors(),
+        "expected the spec to check:\n{}",
+        checked.render_diagnostics()
+    );
+    let model = checked.model.as_ref().expect("a model");
+    let code = codegen::generate(
+        model,
+        &checked.sources,
+        &Options {
+            skip_docs: false,
+            export_macros: false,
+        },
+    );
+    assert!(
+        !code.contains("isa-gen produced unparsable code"),
+        "generated code does not parse: {}",
+        &code[..code.len().min(2000)]
+    );
+    code
+}
+
+// ---------------------------------------------------------------------------------
+// Spec builders
+// ---------------------------------------------------------------------------------
+
+/// Types every builder below uses: an 8-bit `Optype`, a register file, an immediate.
+const TYPES: &str = "\
+__DefBitFieldType Optype<8>
+    ADD = 0x01;
+    MOV = 0x02;
+
+__DefRegFile Reg<8>
+    R 0..254;
+    RZ = 255;
+
+__DefRegFile Pred<3>
+    P 0..6;
+    PT = 7;
+
+__DefImmediate UImm16<16> unsigned
+
+__DefGroup ALL
+";
+
+/// An optype `ADD` under `parents` with one opcode `ADD_R`, plus `extra` text before it.
+fn add_spec(parents: &str, extra: &str) -> String {
+    format!(
+        "{TYPES}{extra}
+__DefOptype ADD : [{parents}]
+  __Encoding
+    field<0, 8> Optype optype == ADD;
+    field<8, 8> Reg rd;
+    field<125, 3> Pred pg = PT;
+
+__DefOpcode ADD_R : [ADD]
+  __Encoding
+    field<16, 8> Reg ra;
+  __OperandInfo
+    InList<ra>;
+    OutList<rd>;
+    Order<pg, rd, ra>;
+"
+    )
+}
+
+// ---------------------------------------------------------------------------------
+// A huge spec file
+// ---------------------------------------------------------------------------------
+
+/// `n` optypes (codes of a 16-bit `Optype`), each with an example and one opcode.
+fn many_opcodes(n: usize) -> String {
+    let mut s = String::from("__DefBitFieldType Optype<16>\n");
+    for i in 0..n {
+        s.push_str(&format!("    OP{i} = {};\n", i + 1));
+    }
+    s.push_str("__DefRegFile Reg<8>\n    R 0..254;\n    RZ = 255;\n");
+    s.push_str("__DefRegFile Pred<3>\n    P 0..6;\n    PT = 7;\n__DefGroup ALL\n");
+    for i in 0..n {
+        s.push_str(&format!(
+            "__DefOptype OP{i} : [ALL]\n  __Encoding\n    field<0, 16> Optype optype == OP{i};\n    \
+             field<16, 8> Reg rd;\n    field<125, 3> Pred pg = PT;\n  __Description\nOptype number {i}: `rd = f(ra)`.\n  \
+             __Examples\n```\nOP{i} R1, R2 ;\n```\n__DefOpcode OP{i}_R : [OP{i}]\n  __Encoding\n    \
+             field<24, 8> Reg ra;\n  __OperandInfo\n    InList<ra>;\n    OutList<rd>;\n    \
+             Order<pg, rd, ra>;\n"
+        ));
+    }
+    s
+}
+
+#[test]
+fn huge_spec_file_with_thousands_of_opcodes() {
+    let text = many_opcodes(4000);
+    assert!(text.len() > 1 << 20, "{} bytes", text.len());
+    assert!(text.len() < 2 << 20, "{} bytes", text.len());
+    let start = Instant::now();
+    let checked = check(text);
+    assert!(
+        !checked.has_errors(),
+        "{}",
+        &checked.render_diagnostics()[..2000.min(checked.render_diagnostics().len())]
+    );
+    let m = checked.model.as_ref().unwrap();
+    assert_eq!(m.opcodes.len(), 4000);
+    assert_eq!(
+        checked.examples.assembled,
+        4000,
+        "{:?}",
+        checked.diagnostics.items.first()
+    );
+    eprintln!(
+        "4000 opcodes: checked and rendered in {:.1?}",
+        start.elapsed()
+    );
+}
+
+#[test]
+fn huge_spec_file_generates() {
+    let checked = check(many_opcodes(500));
+    let start = Instant::now();
+    let code = assert_generates(&checked);
+    eprintln!(
+        "500 opcodes: {} bytes of code in {:.1?}",
+        code.len(),
+        start.elapsed()
+    );
+}
+
+#[test]
+fn huge_prose_and_huge_lines() {
+    // 16 MiB of documentation.
+    let prose = "这是一段很长的说明文字, with `code` and [[ADD]] references.\n".repeat(220_000);
+    let checked = check(add_spec(
+        "ALL",
+        &format!("__DefGroup DOCS : [ALL]\n  __Description\n{prose}"),
+    ));
+    assert!(!checked.has_errors(), "{}", checked.render_diagnostics());
+
+    // A 1 MiB identifier, a 1 MiB number and a 1 MiB line of junk.
+    let long = "X".repeat(1 << 20);
+    let checked = check(add_spec(
+        "ALL",
+        &format!("__DefBitFieldType {long}<4>\n    A;\n"),
+    ));
+    assert!(!checked.has_errors(), "{}", checked.render_diagnostics());
+    assert_error(
+        &check(format!(
+            "__DefBitFieldType T<{}>\n    A;\n",
+            "9".repeat(1 << 20)
+        )),
+        "",
+    );
+    assert_error(&check(format!("{TYPES}{}\n", "(".repeat(1 << 20))), "");
+}
+
+#[test]
+fn files_too_big_to_be_specs() {
+    // A (sparse) 65 MiB file, and an endless one: a clear error, no exhausted memory.
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("hostile-huge");
+    std::fs::create_dir_all(&dir).unwrap();
+    let big = dir.join("big.isa");
+    std::fs::File::create(&big)
+        .unwrap()
+        .set_len(isa_gen::MAX_FILE_BYTES + 1)
+        .unwrap();
+    let mut paths = vec![big];
+    if std::path::Path::new("/dev/zero").exists() {
+        paths.push("/dev/zero".into());
+    }
+    for p in paths {
+        let start = Instant::now();
+        let err = Spec::load(&[&p]).expect_err("too big");
+        assert!(err.to_string().contains("larger than 64 MiB"), "{err}");
+        assert!(start.elapsed() < DEADLINE);
+    }
+}
+
+// ---------------------------------------------------------------------------------
+// Deep nesting
+// ---------------------------------------------------------------------------------
+
+/// A chain of `depth` groups `G0 : [ALL]`, `G1 : [G0]`, … with `ADD` below the last.
+fn group_chain(depth: usize) -> String {
+    let mut extra = String::from("__DefGroup G0 : [ALL]\n");
+    for i in 1..depth {
+        extra.push_str(&format!("__DefGroup G{i} : [G{}]\n", i - 1));
+    }
+    add_spec(&format!("G{}", depth - 1), &extra)
+}
+
+#[test]
+fn deeply_nested_groups() {
+    // Within the documented limit of 256 levels: fine.
+    let checked = check(group_chain(250));
+    assert!(!checked.has_errors(), "{}", checked.render_diagnostics());
+    assert_eq!(
+        checked.model.as_ref().unwrap().opcodes[0].ancestors.len(),
+        252
+    );
+    // Beyond it: a clear error, also for absurd depths (no stack overflow).
+    for depth in [300, 100_000] {
+        assert_error(&check(group_chain(depth)), "deeper than 256");
+    }
+}
+
+/// A Bitwidth expression of `depth` nested parentheses / prefix operators.
+fn nested_expr(depth: usize, open: &str, close: &str) -> String {
+    add_spec("ALL", "").replace(
+        "    Order<pg, rd, ra>;\n",
+        &format!(
+            "    Order<pg, rd, ra>;\n    Bitwidth<rd> = {}32{};\n",
+            open.repeat(depth),
+            close.repeat(depth)
+        ),
+    )
+}
+
+#[test]
+fn deeply_nested_expressions() {
+    // Shallow ones are fine.
+    for (open, close) in [("(", ")"), ("-", ""), ("!", ""), ("not ", "")] {
+        let checked = check(nested_expr(4, open, close));
+        let _ = checked.has_errors();
+    }
+    let checked = check(nested_expr(40, "(", ")"));
+    assert!(!checked.has_errors(), "{}", checked.render_diagnostics());
+    // Past 64 levels: an error, however deep (no stack overflow in the parser).
+    for depth in [65, 1000, 200_000] {
+        for (open, close) in [("(", ")"), ("-", ""), ("!", ""), ("not ", "")] {
+            assert_error(&check(nested_expr(depth, open, close)), "nested at most");
+        }
+    }
+}
+
+#[test]
+fn long_flat_expressions() {
+    // 100,000 terms in one left-associative chain: the tree is as deep as it is long.
+    for op in [" + ", " * ", " - ", " or ", " and ", " == "] {
+        let chain = vec!["1"; 100_000].join(op);
+        let text = add_spec("ALL", "").replace(
+            "    Order<pg, rd, ra>;\n",
+            &format!("    Order<pg, rd, ra>;\n    Bitwidth<rd> = {chain};\n"),
+        );
+        let checked = check(text);
+        let _ = checked.has_errors();
+    }
+    let chain = vec!["(dtype == U64)"; 50_000].join(" or ");
+    let text = add_spec("ALL", "").replace(
+        "    Order<pg, rd, ra>;\n",
+        &format!("    Order<pg, rd, ra>;\n  __Exception\n    EncodingError<IllegalBitFieldValue, \"x\"> = {chain};\n"),
+    );
+    let checked = check(text);
+    let _ = checked.has_errors();
+}
+
+// ---------------------------------------------------------------------------------
+// Many parents, diamonds, cycles
+// ---------------------------------------------------------------------------------
+
+#[test]
+fn a_thousand_parents() {
+    let mut extra = String::new();
+    let mut parents = Vec::new();
+    for i in 0..1000 {
+        extra.push_str(&format!(
+            "__DefGroup P{i} : [ALL]\n  __Description\nParent {i}.\n"
+        ));
+        parents.push(format!("P{i}"));
+    }
+    let checked = check(add_spec(&parents.join(", "), &extra));
+    assert!(!checked.has_errors(), "{}", checked.render_diagnostics());
+    assert_eq!(
+        checked.model.as_ref().unwrap().opcodes[0].ancestors.len(),
+        1002
+    );
+
+    // A thousand parents that all declare the same field: one field.
+    let mut extra = String::new();
+    for i in 0..1000 {
+        extra.push_str(&format!(
+            "__DefGroup P{i} : [ALL]\n  __Encoding\n    field<100, 8> Optype imm = ADD;\n"
+        ));
+    }
+    let checked = check(add_spec(&parents.join(", "), &extra));
+    // Identical declarations from unrelated parents merge (README §5.3).
+    assert!(!checked.has_errors(), "{}", checked.render_diagnostics());
+    let op = &checked.model.as_ref().unwrap().opcodes[0];
+    assert_eq!(op.fields.iter().filter(|f| f.name == "imm").count(), 1);
+
+    // The same parent a thousand times: an error per repetition, no blow-up.
+    let same = vec!["ALL"; 1000].join(", ");
+    assert_error(&check(add_spec(&same, "")), "twice");
+}
+
+#[test]
+fn diamond_ladder_does_not_explode() {
+    // 64 layers of two groups, each inheriting from both groups of the layer above:
+    // 2^64 inheritance paths, 130 ancestors. Every eighth layer declares a field.
+    let mut extra = String::from("__DefGroup L0a : [ALL]\n__DefGroup L0b : [ALL]\n");
+    for i in 1..64 {
+        for side in ["a", "b"] {
+            extra.push_str(&format!(
+                "__DefGroup L{i}{side} : [L{p}a, L{p}b]\n",
+                p = i - 1
+            ));
+            if side == "a" && i % 8 == 0 {
+                extra.push_str(&format!(
+                    "  __Encoding\n    field<{}, 8> Optype f{i} == ADD;\n",
+                    32 + i
+                ));
+            }
+        }
+    }
+    let checked = check(add_spec("L63a, L63b", &extra));
+    assert!(!checked.has_errors(), "{}", checked.render_diagnostics());
+    let op = &checked.model.as_ref().unwrap().opcodes[0];
+    assert_eq!(op.ancestors.len(), 130);
+    assert_eq!(op.fields.len(), 4 + 7);
+}
+
+#[test]
+fn inheritance_cycles() {
+    // Two groups.
+    let extra = "__DefGroup A : [B]\n__DefGroup B : [A]\n";
+    assert_error(&check(add_spec("A", extra)), "inheritance cycle");
+    // 200 groups in one cycle, with the opcode below it; and a cycle nothing inherits
+    // from.
+    let cycle = |n: usize| {
+        let mut extra = format!("__DefGroup C0 : [C{}]\n", n - 1);
+        for i in 1..n {
+            extra.push_str(&format!("__DefGroup C{i} : [C{}]\n", i - 1));
+        }
+        extra
+    };
+    assert_error(&check(add_spec("C100", &cycle(200))), "inheritance cycle");
+    assert_error(&check(add_spec("ALL", &cycle(200))), "inheritance cycle");
+    // A cycle longer than the depth limit is cut where it gets too deep.
+    assert_error(
+        &check(add_spec("C500", &cycle(1000))),
+        "inheritance deeper than 256",
+    );
+    // The optype in its own ancestry through an opcode-free diamond.
+    let extra = "__DefGroup D1 : [ALL, ADD]\n__DefGroup D2 : [D1]\n";
+    assert_error(&check(add_spec("D1, D2", extra)), "inheritance cycle");
+    // An optype inheriting from its own opcode.
+    assert_error(&check(add_spec("ADD_R", "")), "");
+}
+
+// ---------------------------------------------------------------------------------
+// Big enums
+// ---------------------------------------------------------------------------------
+
+/// A 14-bit enum with `n` values, used as a modifier of `ADD_R`.
+fn big_enum(n: usize, width: u32) -> String {
+    let mut extra = format!("__DefBitFieldType Big<{width}>\n");
+    for i in 0..n {
+        extra.push_str(&format!("    V{i}_X;\n"));
+    }
+    add_spec("ALL", &extra).replace(
+        "    field<16, 8> Reg ra;\n",
+        &format!("    field<16, 8> Reg ra;\n    field<32, {width}> Big big = V0_X;\n"),
+    )
+}
+
+#[test]
+fn ten_thousand_value_enum() {
+    let start = Instant::now();
+    let checked = check(big_enum(10_000, 14));
+    let code = assert_generates(&checked);
+    eprintln!(
+        "10,000-value enum: checked and generated in {:.1?}",
+        start.elapsed()
+    );
+    assert!(code.contains("V9999X"));
+    // Too many values for the width: one clear error, not 10,000 lines of them.
+    let checked = check(big_enum(10_000, 8));
+    assert_error(&checked, "does not fit");
+}
+
+// ---------------------------------------------------------------------------------
+// Names
+// ---------------------------------------------------------------------------------
+
+#[test]
+fn names_colliding_after_case_conversion() {
+    // Types.
+    let extra = "__DefBitFieldType Foo_Bar<1>\n    A;\n__DefBitFieldType FooBar<1>\n    A;\n";
+    assert_error(
+        &check(add_spec("ALL", extra)),
+        "both become the Rust name `FooBar`",
+    );
+    // Opcodes (and an opcode against a type).
+    let text = add_spec("ALL", "")
+        + "__DefOpcode AddR : [ALL]\n  __Encoding\n    field<0, 8> Optype optype == MOV;\n  \
+           __OperandInfo\n    Order<>;\n";
+    assert_error(&check(text), "both become the Rust name `AddR`");
+    let extra = "__DefBitFieldType ADD_R<1>\n    A;\n";
+    assert_error(
+        &check(add_spec("ALL", extra).replace("ADD_R<1>", "AddR<1>")),
+        "`AddR`",
+    );
+    // Enum values: `A_B`/`a_b`, `32`/`V32`, dotted/underscored (`A_B`/`AB` do not
+    // collide: `AB` becomes `Ab`).
+    for (a, b) in [
+        ("A_B", "a_b"),
+        ("32", "V32"),
+        ("X.Y", "X_Y"),
+        ("fooBar", "FOO_BAR"),
+        ("Self", "self_"),
+    ] {
+        let extra = format!("__DefBitFieldType E<2>\n    {a};\n    {b};\n");
+        assert_error(
+            &check(add_spec("ALL", &extra)),
+            "both become the Rust variant",
+        );
+    }
+    // Fields: `pg.not`/`pg_not`, `Foo`/`foo`, `type`/`type_` (keyword escaping).
+    for (a, b) in [("ra.not", "ra_not"), ("Foo", "foo"), ("type", "type_")] {
+        let text = add_spec("ALL", "").replace(
+            "    field<16, 8> Reg ra;\n",
+            &format!(
+                "    field<16, 8> Reg ra;\n    field<40, 8> Reg {a};\n    field<48, 8> Reg {b};\n"
+            ),
+        );
+        let operands: Vec<&str> = [a, b].into_iter().filter(|n| !n.contains('.')).collect();
+        let text = text.replace(
+            "Order<pg, rd, ra>",
+            &format!("Order<pg, rd, ra, {}>", operands.join(", ")),
+        );
+        assert_error(&check(text), "both become the Rust field");
+    }
+    // Names the generated API defines itself.
+    for reserved in ["Instruction", "Opcode", "DecodeError", "Option", "Result"] {
+        let extra = format!("__DefBitFieldType {reserved}<1>\n    A;\n");
+        assert_error(
+            &check(add_spec("ALL", &extra)),
+            "a name the generated API defines itself",
+        );
+    }
+}
+
+/// Rust keywords (and names close to them) as type, value, field and opcode names:
+/// each is escaped (`type` → `Type`, `Self` → `Self_`, `fn` → `fn_`) and the code
+/// compiles (see `generated_code_of_hostile_specs_compiles`).
+const TYPE_NAMES: &[&str] = &[
+    "type", "Self", "super", "crate", "match", "async", "dyn", "struct", "impl", "abstract", "try",
+    "gen", "union", "r",
+];
+const VALUE_NAMES: &[&str] = &[
+    "type", "fn", "Self", "super", "crate", "match", "async", "dyn", "true", "false", "None",
+    "Some", "Ok", "Err", "r", "_", "0",
+];
+const FIELD_NAMES: &[&str] = &[
+    "type", "fn", "self", "super", "crate", "match", "async", "dyn", "true", "None", "r", "_",
+    "encode", "new", "bits", "core", "std",
+];
+const OPCODE_NAMES: &[&str] = &["where", "loop", "box", "static"];
+
+fn keyword_spec() -> String {
+    let mut s = String::from(TYPES);
+    s.push_str("__DefBitFieldType Sel<5>\n");
+    for i in 0..32 {
+        s.push_str(&format!("    S{i};\n"));
+    }
+    for (i, t) in TYPE_NAMES.iter().enumerate() {
+        s.push_str(&format!("__DefBitFieldType {t}<5>\n"));
+        for (j, v) in VALUE_NAMES.iter().enumerate() {
+            s.push_str(&format!("    {v} = {};\n", (i + j) % 32));
+        }
+    }
+    // One opcode per keyword field (an opcode may have at most seven modifiers), and
+    // opcodes named like keywords.
+    let fields = FIELD_NAMES
+        .iter()
+        .map(|f| (format!("KW{f}"), format!("type {f} = Self")));
+    let opcodes = OPCODE_NAMES
+        .iter()
+        .map(|o| (o.to_string(), "Self self = crate".to_string()));
+    for (i, (name, field)) in fields.chain(opcodes).enumerate() {
+        s.push_str(&format!(
+            "__DefOptype OPT{i} : [ALL]\n  __Encoding\n    field<0, 8> Optype optype == MOV;\n    \
+             field<120, 5> Sel sel == S{i};\n    field<125, 3> Pred pg = PT;\n    \
+             field<8, 8> Reg rd;\n    field<16, 5> {field};\n  __OperandInfo\n    \
+             Order<pg, rd>;\n__DefOpcode {name} : [OPT{i}]\n"
+        ));
+    }
+    s
+}
+
+#[test]
+fn rust_keywords_as_names() {
+    let code = assert_generates(&check(keyword_spec()));
+    for escaped in [
+        "pub enum Type",
+        "pub enum Self_",
+        "Type::Self_",
+        "pub fn_:",
+        "pub self_:",
+        "Where",
+    ] {
+        assert!(
+            code.contains(escaped),
+            "no `{escaped}` in the generated code"
+        );
+    }
+}
+
+#[test]
+fn more_operands_or_modifiers_than_the_assembler_reads() {
+    // The generated assembler reads at most 12 operands and 8 mnemonic parts (the
+    // limits of `asm_runtime.rs`); the interpreting one has no such limit, so the two
+    // tiers would disagree on what such an opcode prints.
+    let runtime = include_str!("../src/codegen/asm_runtime.rs");
+    assert!(runtime.contains(&format!(
+        "const MAX_OPERANDS: usize = {};",
+        codegen::names::MAX_OPERANDS
+    )));
+    assert!(runtime.contains(&format!(
+        "const MAX_PARTS: usize = {};",
+        codegen::names::MAX_MNEMONIC_PARTS
+    )));
+    let operands = |n: usize| {
+        let fields: String = (0..n)
+            .map(|i| format!("    field<{}, 8> Reg r{i};\n", 24 + 8 * i))
+            .collect();
+        let names: Vec<String> = (0..n).map(|i| format!("r{i}")).collect();
+        add_spec("ALL", "")
+            .replace(
+                "    field<16, 8> Reg ra;\n",
+                &format!("    field<16, 8> Reg ra;\n{fields}"),
+            )
+            .replace(
+                "Order<pg, rd, ra>",
+                &format!("Order<pg, rd, ra, {}>", names.join(", ")),
+            )
+    };
+    assert!(!check(operands(10)).has_errors()); // 12 operands
+    assert_error(
+        &check(operands(11)),
+        "has 13 operands; the assembler reads at most 12",
+    );
+    let modifiers = |n: usize| {
+        let mut extra = String::new();
+        let mut fields = String::new();
+        for i in 0..n {
+            extra.push_str(&format!(
+                "__DefBitFieldType M{i}<1>\n    A{i};\n    B{i};\n"
+            ));
+            fields.push_str(&format!("    field<{}, 1> M{i} m{i} = A{i};\n", 40 + i));
+        }
+        add_spec("ALL", &extra).replace(
+            "    field<16, 8> Reg ra;\n",
+            &format!("    field<16, 8> Reg ra;\n{fields}"),
+        )
+    };
+    assert!(!check(modifiers(7)).has_errors()); // `ADD` + 7
+    assert_error(
+        &check(modifiers(8)),
+        "has 8 modifiers after a 1-word mnemonic",
+    );
+}
+
+#[test]
+fn modifiers_without_value_names() {
+    // A field outside `Order` is a modifier, printed `.VALUE`: an immediate, a register
+    // or a `.VALUE` sub-field of one has no value names. (The generated printer called
+    // `.name()` on them and did not compile.)
+    for decl in [
+        "    field<48, 16> UImm16 idx = 0;\n",
+        "    field<48, 8> Reg rx = R1;\n",
+        "    field<48, 16> UImm16 ra.sel = 0;\n",
+    ] {
+        let text = add_spec("ALL", "").replace(
+            "    field<16, 8> Reg ra;\n",
+            &format!("    field<16, 8> Reg ra;\n{decl}"),
+        );
+        assert_error(&check(text), "written `.VALUE`, but its type");
+    }
+    // The symbol sub-fields (`.not`, `.neg`, `.bitnot`) may be of any type.
+    let text = add_spec("ALL", "").replace(
+        "    field<16, 8> Reg ra;\n",
+        "    field<16, 8> Reg ra;\n    field<48, 1> UImm16 ra.neg = 0;\n",
+    );
+    let _ = check(text);
+}
+
+// ---------------------------------------------------------------------------------
+// Hostile but valid: generated code compiles
+// ---------------------------------------------------------------------------------
+
+/// Small specs that check and must generate code that compiles: (module name, spec).
+fn valid_cases() -> Vec<(&'static str, String)> {
+    vec![
+        ("baseline", add_spec("ALL", "")),
+        ("keywords", keyword_spec()),
+        ("big_enum", big_enum(10_000, 14)),
+        ("deep_groups", group_chain(250)),
+        ("many_parents", {
+            let mut extra = String::new();
+            let mut parents = Vec::new();
+            for i in 0..1000 {
+                extra.push_str(&format!("__DefGroup P{i} : [ALL]\n"));
+                parents.push(format!("P{i}"));
+            }
+            add_spec(&parents.join(", "), &extra)
+        }),
+        ("edges", edges_spec()),
+        ("prelude_names", prelude_spec()),
+    ]
+}
+
+/// Extremes of the DSL in one spec: a 64-bit signed immediate in the top bits shifted
+/// by 63 as a branch target, saturating `Bitwidth` arithmetic, an expression at the
+/// nesting limit, a message and docs full of characters that mean something in Rust
+/// (`{}`, `"#`, `*/`, a ```rust fence), composites, sub-fields, an operand word.
+fn edges_spec() -> String {
+    let deep = format!("{}1{}", "(".repeat(60), ")".repeat(60));
+    format!(
+        "{TYPES}
+__DefImmediate SImm64<64> signed
+__DefImmediate UImm5<5> unsigned
+__DefConstMem CM<22> bank<5> offset<17>
+__DefBitFieldType Ext<1>
+    NoX;
+    X;
+__DefBitFieldType Flag<1>
+    False;
+    True;
+__DefOperandWord PR : Pred 0..6
+__DefOptype MOV : [ALL]
+  __Encoding
+    field<0, 8> Optype optype == MOV;
+    field<56, 3> Pred pg = PT;
+    field<8, 8> Reg rd;
+    field<16, 8> Reg ra;
+    field<24, 1> Flag ra.neg = False;
+    field<25, 1> Ext ext = NoX;
+    field<26, 22> CM vc = 0;
+    field<48, 5> UImm5 idx = 0;
+    field<64, 64> SImm64 target;
+  __OperandInfo
+    InList<ra, vc, PR>;
+    OutList<rd, PR>;
+    Order<pg, rd, ra, C[vc, ra], target, idx, PR>;
+    Bitwidth<rd> = 32 + (ext == X) * 32 + idx * 170141183460469231731687303715884105727 * 4;
+    Bitwidth<ra> = {deep} * 32;
+    AsmFormat<target> = CvtIShift(target, 63);
+    AsmFormat<ra.neg> = CvtINegX(ra.neg, ext);
+  __Exception
+    EncodingError<IllegalBitFieldValue, \"a {{}} b {{0}} }}{{ \\ ' ` #[x] */ /* r# \\n\"> = ext == X and idx > 3;
+  __Description
+Docs with `{{}}`, \"#, */ and a Rust fence that must not become a doctest:
+```rust
+compile_error!(\"a doctest ran\");
+```
+    indented after a blank line: not a code block either
+\t\ttabs, ```
+__DefOpcode MOV_X : [MOV]
+  __Encoding
+    field<53, 1> Flag pad == False;
+"
+    )
+}
+
+/// Prelude and common `std` names the generated code does not write: accepted as
+/// type and opcode names.
+fn prelude_spec() -> String {
+    let names = [
+        "Copy",
+        "Send",
+        "Sized",
+        "Sync",
+        "Unpin",
+        "Drop",
+        "FnMut",
+        "FnOnce",
+        "Box",
+        "ToOwned",
+        "Clone",
+        "PartialEq",
+        "PartialOrd",
+        "Eq",
+        "Ord",
+        "AsRef",
+        "AsMut",
+        "Into",
+        "Extend",
+        "IntoIterator",
+        "DoubleEndedIterator",
+        "String",
+        "ToString",
+        "Vec",
+        "TryFrom",
+        "TryInto",
+        "FromIterator",
+        "Debug",
+        "Display",
+        "Hash",
+        "Hasher",
+        "Formatter",
+        "FromStr",
+        "Write",
+        "Ordering",
+        "PhantomData",
+        "Range",
+        "Add",
+        "Sub2",
+        "Not",
+        "Core",
+        "Std",
+    ];
+    // Every type is generated, used or not; the first is also an operand.
+    let mut extra = String::new();
+    for n in names {
+        extra.push_str(&format!("__DefBitFieldType {n}<1>\n    A;\n    B;\n"));
+    }
+    add_spec("ALL", &extra)
+        .replace(
+            "    field<16, 8> Reg ra;\n",
+            "    field<16, 8> Reg ra;\n    field<40, 1> Copy cp = A;\n",
+        )
+        .replace("Order<pg, rd, ra>", "Order<pg, rd, ra, cp>")
+}
+
+#[test]
+fn generated_code_of_hostile_specs_compiles() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("hostile-specs");
+    let src = dir.join("src");
+    std::fs::create_dir_all(&src).unwrap();
+    std::fs::write(
+        dir.join("Cargo.toml"),
+        "[package]\nname = \"hostile-specs\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n[workspace]\n",
+    )
+    .unwrap();
+    let mut lib = String::from("#![no_std]\n#![allow(rustdoc::all)]\n");
+    for (name, text) in valid_cases() {
+        let code = assert_generates(&check(text));
+        std::fs::write(src.join(format!("{name}.rs")), code).unwrap();
+        lib.push_str(&format!(
+            "pub mod {name} {{\n    include!(\"{name}.rs\");\n}}\n"
+        ));
+    }
+    std::fs::write(src.join("lib.rs"), lib).unwrap();
+    let start = Instant::now();
+    let out = std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .args(["check", "--quiet", "--offline", "--lib"])
+        .current_dir(&dir)
+        .env("CARGO_TARGET_DIR", dir.join("target"))
+        .env("RUSTFLAGS", "-D warnings")
+        .output()
+        .expect("run cargo");
+    eprintln!("cargo check of the generated code: {:.1?}", start.elapsed());
+    assert!(
+        out.status.success(),
+        "generated code does not compile:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+// ---------------------------------------------------------------------------------
+// Names the generated code takes for itself
+// ---------------------------------------------------------------------------------
+
+/// Names of the Rust prelude (2021) that generated code could mean when it writes them
+/// unqualified.
+const PRELUDE: &[&str] = &[
+    "Copy",
+    "Send",
+    "Sized",
+    "Sync",
+    "Unpin",
+    "Drop",
+    "Fn",
+    "FnMut",
+    "FnOnce",
+    "Box",
+    "ToOwned",
+    "Clone",
+    "PartialEq",
+    "PartialOrd",
+    "Eq",
+    "Ord",
+    "AsRef",
+    "AsMut",
+    "Into",
+    "From",
+    "Default",
+    "Iterator",
+    "Extend",
+    "IntoIterator",
+    "DoubleEndedIterator",
+    "ExactSizeIterator",
+    "Option",
+    "Some",
+    "None",
+    "Result",
+    "Ok",
+    "Err",
+    "String",
+    "ToString",
+    "Vec",
+    "TryFrom",
+    "TryInto",
+    "FromIterator",
+];
+
+/// Every identifier of `tokens`, except inside `#[derive(…)]` (derive macros live in
+/// the macro namespace and expand to absolute paths).
+fn idents(tokens: proc_macro2::TokenStream, out: &mut std::collections::BTreeSet<String>) {
+    use proc_macro2::TokenTree;
+    let mut skip_group = false;
+    for tt in tokens {
+        match tt {
+            TokenTree::Ident(i) => {
+                skip_group = i == "derive";
+                out.insert(i.to_string());
+            }
+            TokenTree::Group(g) => {
+                if !std::mem::take(&mut skip_group) {
+                    idents(g.stream(), out);
+                }
+            }
+            _ => skip_group = false,
+        }
+    }
+}
+
+#[test]
+fn names_the_generated_code_uses_are_reserved() {
+    let checked = check(add_spec("ALL", ""));
+    let code = assert_generates(&checked);
+    let model = checked.model.as_ref().unwrap();
+    let from_spec: std::collections::BTreeSet<String> = model
+        .types
+        .iter()
+        .map(|t| codegen::names::type_name(&t.name))
+        .chain(
+            model
+                .opcodes
+                .iter()
+                .map(|o| codegen::names::type_name(&o.name)),
+        )
+        .collect();
+    let file = syn::parse_file(&code).expect("generated code parses");
+    // Types (and traits) the generated code defines at top level.
+    let mut own = Vec::new();
+    for item in &file.items {
+        let ident = match item {
+            syn::Item::Struct(s) => &s.ident,
+            syn::Item::Enum(e) => &e.ident,
+            syn::Item::Type(t) => &t.ident,
+            syn::Item::Trait(t) => &t.ident,
+            syn::Item::Union(u) => &u.ident,
+            _ => continue,
+        };
+        if !from_spec.contains(&ident.to_string()) {
+            own.push(ident.to_string());
+        }
+    }
+    assert!(own.len() > 10, "{own:?}");
+    // Prelude names the generated code writes.
+    let mut used = std::collections::BTreeSet::new();
+    idents(code.parse().expect("tokenizes"), &mut used);
+    let prelude: Vec<String> = PRELUDE
+        .iter()
+        .filter(|p| used.contains(**p))
+        .map(|p| p.to_string())
+        .collect();
+    let mut unreserved = Vec::new();
+    for name in own.iter().chain(&prelude) {
+        // As a type, and as an opcode (`SUB` → `Sub`).
+        let as_type = check(add_spec(
+            "ALL",
+            &format!("__DefBitFieldType {name}<1>\n    A;\n"),
+        ));
+        let as_opcode = check(add_spec("ALL", "").replace("ADD_R", name));
+        for c in [as_type, as_opcode] {
+            let clear = c.diagnostics.items.iter().any(|d| {
+                d.is_error()
+                    && d.message
+                        .contains("a name the generated API defines itself")
+            });
+            if !clear {
+                unreserved.push(name.clone());
+            }
+        }
+    }
+    unreserved.dedup();
+    assert!(
+        unreserved.is_empty(),
+        "spec names that would clash with names of the generated code but are not \
+         rejected (add them to isa_gen::codegen::names::RESERVED_TYPES): {unreserved:?}"
+    );
+}
