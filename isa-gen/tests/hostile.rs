@@ -675,7 +675,68 @@ fn valid_cases() -> Vec<(&'static str, String)> {
         }),
         ("edges", edges_spec()),
         ("prelude_names", prelude_spec()),
+        ("local_names", local_names_spec()),
     ]
+}
+
+/// Names the generated functions use for their own parameters and locals (`word`, `w`,
+/// `bits`, `regs`, `show_0`, …) as field names, in operands, modifiers, `Bitwidth`
+/// expressions and exception conditions: a generated local must never shadow a field
+/// binding or the other way round.
+fn local_names_spec() -> String {
+    const NAMES: &[&str] = &[
+        "w", "word", "width", "regs", "f", "i", "negated", "operand", "bits", "s", "n", "show_0",
+        "show_1", "next_0", "next_1", "after_0", "after_1", "b", "k", "count", "v", "value",
+        "start", "off", "t", "line", "err", "addr", "labels", "l", "c", "x", "e", "d", "m", "r",
+        "out", "insn", "opcode", "op", "code", "name", "text", "pc", "tok", "cur", "p", "a", "lo",
+        "hi", "mask", "fixed", "sub", "subs", "kind", "base", "pos", "len", "items", "at", "spec",
+        "cands", "m0", "best", "fail", "read", "set", "unset",
+    ];
+    let mut s = String::from(TYPES);
+    s.push_str("__DefBitFieldType Sel<5>\n");
+    for i in 0..32 {
+        s.push_str(&format!("    S{i};\n"));
+    }
+    let mut sel = 0;
+    // Operands: ten per opcode, each opcode's Bitwidth and exception reading them.
+    for chunk in NAMES.chunks(10) {
+        let fields: String = chunk
+            .iter()
+            .enumerate()
+            .map(|(k, n)| format!("    field<{}, 8> Reg {n};\n", 8 + 8 * k))
+            .collect();
+        let (a, b, c) = (chunk[0], chunk[1 % chunk.len()], chunk[2 % chunk.len()]);
+        s.push_str(&format!(
+            "__DefOptype L{sel} : [ALL]\n  __Encoding\n    field<0, 8> Optype optype == MOV;\n    \
+             field<120, 5> Sel sel == S{sel};\n    field<125, 3> Pred pg = PT;\n{fields}  \
+             __OperandInfo\n    Order<pg, {}>;\n    Bitwidth<{a}> = 32 + ({b} == 3) * 32 + {c} * 0;\n  \
+             __Exception\n    EncodingError<IllegalBitFieldValue, \"x\"> = {b} == 7 and {c} != 1;\n\
+             __DefOpcode L{sel}_X : [L{sel}]\n",
+            chunk.join(", ")
+        ));
+        sel += 1;
+    }
+    // Modifiers: seven per opcode, each of its own type.
+    for chunk in NAMES.chunks(7) {
+        let mut fields = String::new();
+        for (k, n) in chunk.iter().enumerate() {
+            let t = format!("T{sel}_{k}");
+            s.push_str(&format!("__DefBitFieldType {t}<1>\n    {t}A;\n    {t}B;\n"));
+            fields.push_str(&format!("    field<{}, 1> {t} {n} = {t}A;\n", 8 + k));
+        }
+        let (a, b) = (chunk[0], chunk[1 % chunk.len()]);
+        s.push_str(&format!(
+            "__DefOptype M{sel} : [ALL]\n  __Encoding\n    field<0, 8> Optype optype == MOV;\n    \
+             field<120, 5> Sel sel == S{sel};\n    field<125, 3> Pred pg = PT;\n    \
+             field<16, 8> Reg rd;\n{fields}  __OperandInfo\n    Order<pg, rd>;\n    \
+             Bitwidth<rd> = 32 + ({a} == T{sel}_0B) * 32;\n  __Exception\n    \
+             EncodingError<IllegalBitFieldValue, \"y\"> = {b} == T{sel}_1B;\n\
+             __DefOpcode M{sel}_X : [M{sel}]\n"
+        ));
+        sel += 1;
+    }
+    assert!(sel <= 32);
+    s
 }
 
 /// Extremes of the DSL in one spec: a 64-bit signed immediate in the top bits shifted

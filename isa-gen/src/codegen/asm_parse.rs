@@ -218,7 +218,7 @@ impl Gen<'_> {
                                             let bits = super::uint_ty(model.ty(uf.ty).width);
                                             let a = at(uf.start, uf.width);
                                             quote! {
-                                                let Some(#id) = #tn::from_bits(#a.get(w) as #bits) else {
+                                                let Some(#id) = #tn::from_bits(#a.get(w__) as #bits) else {
                                                     return 1;
                                                 };
                                             }
@@ -226,7 +226,8 @@ impl Gen<'_> {
                                         .collect();
                                     let e = self.int_expr_with(op, &b.expr, &|id| quote! { #id });
                                     items.push(quote! {
-                                        fn #cf(w: u128) -> u64 {
+                                        // `w__`: no field can be named so.
+                                        fn #cf(w__: u128) -> u64 {
                                             #( #lets )*
                                             ((#e).clamp(1, 1024) as u64).div_ceil(32)
                                         }

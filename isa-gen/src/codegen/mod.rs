@@ -925,10 +925,12 @@ impl Gen<'_> {
                 let start = lit(f.start as u128, "u32");
                 let fmask = lit_hex(crate::model::mask(0, f.width), "u128");
                 let spec = &f.name;
+                // `word__`, not `word`: no field can be named so (names are snake
+                // case), while a field `word` would shadow the parameter.
                 let raw = if f.start == 0 {
-                    quote! { (word & #fmask) }
+                    quote! { (word__ & #fmask) }
                 } else {
-                    quote! { ((word >> #start) & #fmask) }
+                    quote! { ((word__ >> #start) & #fmask) }
                 };
                 let wide_check = if f.width > t.width {
                     let tw = lit(t.width as u128, "u32");
@@ -945,7 +947,7 @@ impl Gen<'_> {
                         quote! { let #id = #tn::from_bits_masked(#raw as #bits); }
                     }
                     _ => quote! {
-                        let #id = field!(word, #variant, #spec, #tn, #start, #fmask, #bits);
+                        let #id = field!(word__, #variant, #spec, #tn, #start, #fmask, #bits);
                     },
                 };
                 quote! { #wide_check #get }
@@ -1154,6 +1156,7 @@ impl Gen<'_> {
                     if word & !Self::FIELD_MASK != 0 {
                         return Err(DecodeError::ReservedBits { opcode: Opcode::#variant, bits: word & !Self::FIELD_MASK });
                     }
+                    let word__ = word;
                     #( #dec_stmts )*
                     Ok(#name { #( #fids ),* })
                 }
