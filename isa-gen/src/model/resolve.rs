@@ -324,11 +324,24 @@ impl<'a> Resolver<'a> {
             }
             return None;
         };
+        let numbered = RegFile {
+            prefix: prefix.clone(),
+            lo,
+            hi,
+            named: Vec::new(),
+        };
         for (n, c) in &named {
             if (lo..=hi).contains(c) {
                 self.err(
                     rf.name.span,
                     format!("constant register `{n}` reuses the code {c} of `{prefix}{c}`"),
+                );
+                ok = false;
+            } else if let Some(k) = numbered.code_of(n) {
+                // `R0 = 255;` next to `R 0..254;`: the text `R0` would name two registers.
+                self.err(
+                    rf.name.span,
+                    format!("constant register `{n}` is written like numbered register {k}"),
                 );
                 ok = false;
             }
