@@ -630,6 +630,37 @@ fn more_operands_or_modifiers_than_the_assembler_reads() {
 }
 
 #[test]
+fn mnemonic_that_is_another_mnemonic_with_a_modifier() {
+    // `ADD` with its modifier `.X` prints `ADD.X R1, R2`, which reads back as optype
+    // `ADD_X`: an error, not a silent change of instruction.
+    let extra = "__DefBitFieldType Ext<1>\n    NoX;\n    X;\n";
+    let text = add_spec("ALL", extra).replace(
+        "    field<16, 8> Reg ra;\n",
+        "    field<16, 8> Reg ra;\n    field<40, 1> Ext ext = NoX;\n",
+    )
+        + "__DefOptype ADD_X : [ALL]\n  __Encoding\n    field<0, 8> Optype optype == MOV;\n  \
+         __OperandInfo\n    Order<>;\n__DefOpcode ADD_X_I : [ADD_X]\n";
+    assert_error(
+        &check(text.clone()),
+        "mnemonic `ADD.X` of `ADD_X_I` is also `ADD` with the modifier `.X` of `ADD_R`",
+    );
+    // Without the modifier value there is nothing to confuse.
+    assert!(!check(text.replace("    X;\n", "    Y;\n")).has_errors());
+}
+
+#[test]
+fn constant_register_spelled_like_a_numbered_one() {
+    let text = add_spec("ALL", "").replace("    RZ = 255;\n", "    R0 = 255;\n");
+    assert_error(
+        &check(text),
+        "constant register `R0` is written like numbered register 0",
+    );
+    // `R255` is no numbered register of `R 0..254`: fine.
+    let text = add_spec("ALL", "").replace("    RZ = 255;\n", "    R255 = 255;\n");
+    assert!(!check(text).has_errors());
+}
+
+#[test]
 fn modifiers_without_value_names() {
     // A field outside `Order` is a modifier, printed `.VALUE`: an immediate, a register
     // or a `.VALUE` sub-field of one has no value names. (The generated printer called

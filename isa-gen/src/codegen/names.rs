@@ -201,11 +201,48 @@ pub const MAX_OPERANDS: usize = 12;
 /// assembler reads (`MAX_PARTS` of `asm_runtime.rs`).
 pub const MAX_MNEMONIC_PARTS: usize = 8;
 
-/// Opcodes the generated assembler could print but not read back: more operands or
-/// modifiers than its fixed-size line buffers hold.
+/// Opcodes the assemblers could print but not read back: more operands or modifiers
+/// than the generated assembler's fixed-size line buffers hold, or a mnemonic that is
+/// also another mnemonic followed by modifiers (`ADD.X` of optype `ADD_X`, and `ADD`
+/// with a modifier value `X`).
 fn limits(model: &Model) -> Vec<Diagnostic> {
     let asm = crate::asm::Assembler::new(model);
     let mut out = Vec::new();
+    let mnemonics: Vec<String> = (0..model.opcodes.len())
+        .map(|i| crate::asm::mnemonic(model, i))
+        .collect();
+    let mut by_mnemonic: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (i, m) in mnemonics.iter().enumerate() {
+        by_mnemonic.entry(m.as_str()).or_default().push(i);
+    }
+    let mut reported = std::collections::HashSet::new();
+    for (a, ma) in mnemonics.iter().enumerate() {
+        // Every shorter mnemonic that `ma` starts with, word-wise.
+        for (cut, _) in ma.match_indices('.') {
+            let (mb, rest) = (&ma[..cut], &ma[cut + 1..]);
+            for &b in by_mnemonic.get(mb).into_iter().flatten() {
+                let op_b = &model.opcodes[b];
+                let all_modifier_values = rest.split('.').all(|w| {
+                    op_b.fields.iter().any(|f| {
+                        f.role == crate::model::Role::Modifier
+                            && model.ty(f.ty).enum_code(w).is_some()
+                    })
+                });
+                if all_modifier_values && reported.insert((ma.as_str(), mb)) {
+                    out.push(
+                        Diagnostic::error(
+                            model.opcodes[a].span,
+                            format!(
+                                "mnemonic `{ma}` of `{}` is also `{mb}` with the modifier `.{rest}` of `{}`: the assembler cannot tell them apart",
+                                model.opcodes[a].name, op_b.name
+                            ),
+                        )
+                        .with_secondary(op_b.span, format!("`{}` defined here", op_b.name)),
+                    );
+                }
+            }
+        }
+    }
     for (i, op) in model.opcodes.iter().enumerate() {
         let operands = asm.operands(i).len();
         if operands > MAX_OPERANDS {
