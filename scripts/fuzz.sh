@@ -28,6 +28,8 @@ set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
+# The paths below are the default target directories (target/, fuzz/target/).
+unset CARGO_TARGET_DIR
 
 seconds=60
 jobs=1
