@@ -172,6 +172,7 @@ run() {
     local dict=()
     [ -f "fuzz/dict/$t.dict" ] && dict=("-dict=fuzz/dict/$t.dict")
     local log="fuzz/logs/$t.log" total=0 start round=0 limit
+    rm -f "fuzz/logs/$t.summary"
     local min="${min_execs[$t]:-${min_execs[all]:-0}}"
     start=$(date +%s)
     : >"$log"
@@ -185,11 +186,13 @@ run() {
             limit=(-runs=$((min - total)))
         fi
         echo "== round $round" >>"$log"
+        local ok=0
         "$(bin "$t")" -artifact_prefix="fuzz/artifacts/$t/" "${limit[@]}" \
             -max_len="$(max_len "$t")" -timeout=10 -rss_limit_mb=2048 \
-            -print_final_stats=1 "${dict[@]}" "${corpus[@]}" >>"$log" 2>&1 || return 1
+            -print_final_stats=1 "${dict[@]}" "${corpus[@]}" >>"$log" 2>&1 || ok=$?
         total=$((total + $(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)))
         echo "$total $(($(date +%s) - start))" >"fuzz/logs/$t.summary"
+        [ "$ok" = 0 ] || return 1
         [ "$total" -ge "$min" ] && return 0
     done
 }
@@ -216,7 +219,8 @@ done
 
 echo "fuzz.sh: summary (target, executions, seconds, executions/s)"
 for t in "${targets[@]}"; do
-    read -r execs secs <"fuzz/logs/$t.summary" 2>/dev/null || { execs=0; secs=0; }
+    execs=0 secs=0
+    [ -f "fuzz/logs/$t.summary" ] && read -r execs secs <"fuzz/logs/$t.summary"
     printf '  %-10s %12s %8s %8s\n' "$t" "$execs" "$secs" "$((execs / (secs > 0 ? secs : 1)))"
 done
 exit $status
