@@ -7,6 +7,8 @@ use isa::Instruction;
 use isa_gen::asm::program::{self, INST_SIZE};
 use isa_gen::asm::AsmError;
 
+use crate::text::TextFile;
+
 /// Assembles one line: an instruction, or a raw `.word 0x…` (what the disassembler
 /// prints for a word that does not decode, so nothing is lost either way).
 pub fn assemble_line(
@@ -32,15 +34,33 @@ pub fn assemble_line(
         .map_err(|e| AsmError::new(e.start..e.end, e.display(text).to_string()))
 }
 
-/// Assembles a whole source; errors as `file:line:col: error: message`.
-pub fn assemble(name: &str, src: &str) -> Result<Vec<u128>, Vec<String>> {
-    program::assemble(src, 0, assemble_line)
-        .map(|v| v.into_iter().map(|(_, w)| w).collect())
-        .map_err(|errs| {
+/// Assembles a program file, laid out from address 0 (or its first `/*…*/` prefix).
+/// Errors as `file:line:col: error: message`, in line order: every invalid UTF-8
+/// sequence outside a comment, and what the assembler finds on the other lines.
+pub fn assemble_file(name: &str, file: &TextFile) -> Result<Vec<(u64, u128)>, Vec<String>> {
+    let mut errors = file.invalid_utf8_in_code();
+    let bad_lines: Vec<usize> = errors.iter().map(|e| e.0).collect();
+    match program::assemble(&file.text, 0, assemble_line) {
+        Ok(words) if errors.is_empty() => return Ok(words),
+        Ok(_) => {}
+        Err(errs) => errors.extend(
             errs.into_iter()
-                .map(|e| format!("{name}:{}:{}: error: {}", e.line, e.column, e.message))
-                .collect()
-        })
+                .filter(|e| !bad_lines.contains(&e.line))
+                .map(|e| (e.line, e.column, e.message)),
+        ),
+    }
+    errors.sort_by_key(|e| (e.0, e.1));
+    Err(errors
+        .into_iter()
+        .map(|(line, column, message)| format!("{name}:{line}:{column}: error: {message}"))
+        .collect())
+}
+
+/// Assembles a source held in memory; see [`assemble_file`].
+#[cfg(test)]
+fn assemble(name: &str, src: &str) -> Result<Vec<u128>, Vec<String>> {
+    assemble_file(name, &TextFile::from_bytes(src.as_bytes()))
+        .map(|v| v.into_iter().map(|(_, w)| w).collect())
 }
 
 /// One disassembly line: `/*0010*/  @P0 BRA 0x800 ;`, or `.word` for a bad word.
@@ -134,6 +154,18 @@ mod tests {
             assemble("t.s", text.lines().next().unwrap()).unwrap(),
             vec![0]
         );
+    }
+
+    #[test]
+    fn invalid_utf8_is_an_error_where_it_is_and_other_lines_are_still_checked() {
+        let file = TextFile::from_bytes(b"NOP // caf\xe9\nEX\xffIT ;\nBOGUS R1 ;\nEXIT ;\n");
+        let errs = assemble_file("p.s", &file).unwrap_err();
+        assert_eq!(errs.len(), 2, "{errs:?}");
+        assert_eq!(errs[0], "p.s:2:3: error: not UTF-8 text (byte 0xff)");
+        assert!(errs[1].starts_with("p.s:3:1: error: "), "{}", errs[1]);
+        // Invalid bytes in a comment are harmless.
+        let file = TextFile::from_bytes(b"NOP // caf\xe9\nEXIT ;\n");
+        assert_eq!(assemble_file("p.s", &file).unwrap().len(), 2);
     }
 
     #[test]

@@ -23,6 +23,7 @@ mod asm;
 mod doc;
 mod json;
 mod run;
+mod text;
 
 const USAGE: &str = "\
 isa: the ISA toolchain
@@ -66,6 +67,11 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
         eprintln!("{USAGE}");
         return Ok(ExitCode::from(2));
     };
+    // `isa CMD --help` as well as `isa help`.
+    if rest.iter().any(|a| a == "-h" || a == "--help") {
+        println!("{USAGE}");
+        return Ok(ExitCode::SUCCESS);
+    }
     match cmd.as_str() {
         "check" => check(rest),
         "gen" => gen(rest),
@@ -225,9 +231,9 @@ fn asm_cmd(args: &[String]) -> Result<ExitCode, String> {
     if hex && output.is_some() {
         return Err("give either `-o FILE` or `--hex`, not both".into());
     }
-    let src = std::fs::read_to_string(&input).map_err(|e| format!("{input}: {e}"))?;
-    let words = match asm::assemble(&input, &src) {
-        Ok(w) => w,
+    let file = text::TextFile::read(&input)?;
+    let words: Vec<u128> = match asm::assemble_file(&input, &file) {
+        Ok(w) => w.into_iter().map(|(_, w)| w).collect(),
         Err(errors) => {
             for e in errors {
                 eprintln!("{e}");

@@ -38,6 +38,7 @@ use isa_runtime::{EventKind, Machine, Program, Stop, Warp, CMEM_BANK_SIZE, LANES
 use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 
 use crate::asm;
+use crate::text::TextFile;
 
 /// Default `--max-steps`.
 pub const DEFAULT_MAX_STEPS: u64 = 10_000_000;
@@ -76,20 +77,16 @@ fn run_inner(args: &[String]) -> Result<ExitCode, String> {
     let path = program_path.ok_or(
         "isa run: needs a program: isa run PROGRAM.s [--state STATE.json] [--max-steps N]",
     )?;
-    let src = std::fs::read_to_string(&path).map_err(|e| format!("{path}: {e}"))?;
+    let file = TextFile::read(&path)?;
+    let src = &file.text;
 
     // Assemble (the same assembler as `isa asm`).
-    let assembled = program::assemble(&src, 0, asm::assemble_line).map_err(|errs| {
-        errs.iter()
-            .map(|e| format!("{path}:{}:{}: error: {}", e.line, e.column, e.message))
-            .collect::<Vec<_>>()
-            .join("\n")
-    })?;
+    let assembled = asm::assemble_file(&path, &file).map_err(|errs| errs.join("\n"))?;
     let Some(&(base, _)) = assembled.first() else {
         return Err(format!("{path}: the program has no instruction"));
     };
     let words: Vec<u128> = assembled.iter().map(|&(_, w)| w).collect();
-    let lines: Vec<(u64, usize)> = program::layout(&src, 0)
+    let lines: Vec<(u64, usize)> = program::layout(src, 0)
         .map(|l| l.lines.iter().map(|x| (x.3, x.0)).collect())
         .unwrap_or_default();
 
@@ -97,8 +94,11 @@ fn run_inner(args: &[String]) -> Result<ExitCode, String> {
     let mut warp = Warp::new(u32::MAX);
     let mut given_breg = 0u16;
     if let Some(sp) = &state_path {
-        let text = std::fs::read_to_string(sp).map_err(|e| format!("{sp}: {e}"))?;
-        given_breg = load_state(&text, &mut warp).map_err(|e| format!("{sp}:{e}"))?;
+        let file = TextFile::read(sp)?;
+        if let Some((line, column, msg)) = file.invalid_utf8().into_iter().next() {
+            return Err(format!("{sp}:{line}:{column}: {msg}"));
+        }
+        given_breg = load_state(&file.text, &mut warp).map_err(|e| format!("{sp}:{e}"))?;
     }
 
     let mut m = Machine::new(warp, Program::from_words(base, &words));

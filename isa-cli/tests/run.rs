@@ -284,3 +284,42 @@ fn usage_errors_exit_1() {
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("no instruction"));
 }
+
+#[test]
+fn files_that_are_not_utf8_are_errors_at_line_and_column() {
+    let prog = dir().join("latin1.s");
+    // `é` in Latin-1: harmless in a comment, an error in an instruction.
+    std::fs::write(&prog, b"// caf\xe9\nNOP\n  S2R R1, SR_LANE\xc9D\nEXIT\n").unwrap();
+    let o = isa(&["run", prog.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let e = stderr(&o);
+    assert!(
+        e.contains("latin1.s:3:18: error: not UTF-8 text (byte 0xc9)"),
+        "{e}"
+    );
+    assert_eq!(e.lines().count(), 1, "{e}");
+
+    let ok = write("ok8.s", "EXIT\n");
+    let state = dir().join("latin1.json");
+    std::fs::write(&state, b"{\n  \"gpr\": {\"R1\": \"\xff\"}\n}").unwrap();
+    let o = isa(&["run", &ok, "--state", state.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let e = stderr(&o);
+    assert!(
+        e.contains("latin1.json:2:18: not UTF-8 text (byte 0xff)"),
+        "{e}"
+    );
+}
+
+#[test]
+fn every_command_answers_help() {
+    for cmd in ["check", "gen", "asm", "disasm", "doc", "json", "run"] {
+        let o = isa(&[cmd, "--help"]);
+        assert_eq!(o.status.code(), Some(0), "isa {cmd} --help");
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert!(
+            out.contains(&format!("isa {cmd} ")),
+            "isa {cmd} --help: {out}"
+        );
+    }
+}
