@@ -197,3 +197,39 @@ fn bad_specs_report_located_errors() {
         failures.join("\n")
     );
 }
+
+/// `udp.isa` checked without `base.isa`: every type it uses is unknown. One error per
+/// name (with a few of the other uses), not one per use.
+#[test]
+fn an_unknown_type_is_one_error_however_often_it_is_used() {
+    let udp = Path::new(env!("CARGO_MANIFEST_DIR")).join("../isa-spec/udp.isa");
+    let (checked, rendered) = check_file(&udp).unwrap_or_else(|e| panic!("{e}"));
+    let ureg: Vec<_> = checked
+        .diagnostics
+        .items
+        .iter()
+        .filter(|d| d.message == "unknown type `UReg`")
+        .collect();
+    assert_eq!(ureg.len(), 1, "{rendered}");
+    let uses = std::fs::read_to_string(&udp)
+        .unwrap()
+        .matches("> UReg ")
+        .count();
+    assert!(uses > 50, "{uses}");
+    assert_eq!(ureg[0].secondary.len(), 3);
+    assert!(
+        ureg[0].notes.contains(&format!(
+            "used {} more times (one error for all of them)",
+            uses - 1
+        )),
+        "{:?}",
+        ureg[0].notes
+    );
+    let errors = checked
+        .diagnostics
+        .items
+        .iter()
+        .filter(|d| d.is_error())
+        .count();
+    assert!(errors < 40, "{errors} errors:\n{rendered}");
+}

@@ -43,6 +43,7 @@ pub fn build(files: &[SpecFile], diags: &mut Diagnostics) -> Option<Model> {
         def_fields: Vec::new(),
         incomplete: Vec::new(),
         broken_types: HashSet::new(),
+        unknown_types: HashMap::new(),
     };
     r.types(files);
     r.words(files);
@@ -99,6 +100,10 @@ struct Resolver<'a> {
     incomplete: Vec<bool>,
     /// Types whose definition is in error: references to them report nothing more.
     broken_types: HashSet<String>,
+    /// Unknown type names reported so far: the index of their error and how many
+    /// further uses it stands for (one error per name, not one per use: a spec file
+    /// checked without the file that defines its types would otherwise get hundreds).
+    unknown_types: HashMap<String, (usize, usize)>,
 }
 
 fn fits(value: u128, width: u128) -> bool {
@@ -401,12 +406,30 @@ impl<'a> Resolver<'a> {
         if self.broken_types.contains(&name.name) {
             return; // its definition is in error, reported there
         }
+        if let Some((at, more)) = self.unknown_types.get_mut(&name.name) {
+            *more += 1;
+            let d = &mut self.diags.items[*at];
+            if *more <= 3 {
+                d.secondary.push((name.span, "also used here".into()));
+            }
+            let note = match *more {
+                1 => "used once more (one error for both uses)".to_string(),
+                n => format!("used {n} more times (one error for all of them)"),
+            };
+            match d.notes.last_mut() {
+                Some(last) if last.starts_with("used ") && *more > 1 => *last = note,
+                _ => d.notes.push(note),
+            }
+            return;
+        }
         let mut d = Diagnostic::error(name.span, format!("unknown type `{}`", name.name))
             .with_label("not defined in any spec file");
         let names: Vec<&str> = self.model.types.iter().map(|t| t.name.as_str()).collect();
         if let Some(s) = crate::suggest::nearest(&name.name, names.iter().copied()) {
             d = d.with_note(format!("did you mean `{s}`?"));
         }
+        self.unknown_types
+            .insert(name.name.clone(), (self.diags.items.len(), 0));
         self.diags.push(d);
     }
 
