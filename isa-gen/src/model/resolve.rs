@@ -44,6 +44,7 @@ pub fn build(files: &[SpecFile], diags: &mut Diagnostics) -> Option<Model> {
         incomplete: Vec::new(),
         broken_types: HashSet::new(),
         unknown_types: HashMap::new(),
+        field_errors: HashSet::new(),
     };
     r.types(files);
     r.words(files);
@@ -104,6 +105,9 @@ struct Resolver<'a> {
     /// further uses it stands for (one error per name, not one per use: a spec file
     /// checked without the file that defines its types would otherwise get hundreds).
     unknown_types: HashMap<String, (usize, usize)>,
+    /// Errors about a field's declaration found while checking an opcode: reported
+    /// once, not again for every opcode that inherits the field.
+    field_errors: HashSet<(Span, String)>,
 }
 
 fn fits(value: u128, width: u128) -> bool {
@@ -431,6 +435,13 @@ impl<'a> Resolver<'a> {
         self.unknown_types
             .insert(name.name.clone(), (self.diags.items.len(), 0));
         self.diags.push(d);
+    }
+
+    /// Reports an error about a field declaration once, however many opcodes have it.
+    fn field_error(&mut self, d: Diagnostic) {
+        if self.field_errors.insert((d.span, d.message.clone())) {
+            self.diags.push(d);
+        }
     }
 
     // -- definitions ----------------------------------------------------------------
@@ -948,29 +959,50 @@ impl<'a> Resolver<'a> {
                 Role::SubField(_) => !matches!(f.sub_name(), Some("not" | "neg" | "bitnot")),
                 _ => false,
             };
+            if !written_as_value {
+                continue;
+            }
+            let what = if f.role == Role::Modifier {
+                "a modifier"
+            } else {
+                "a `.VALUE` sub-field"
+            };
             let t = &self.model.types[f.ty.0];
-            if written_as_value && !matches!(t.kind, TypeKind::Enum(_)) {
-                let what = if f.role == Role::Modifier {
-                    "a modifier"
-                } else {
-                    "a `.VALUE` sub-field"
-                };
+            let Some(values) = t.enum_values() else {
                 let noun = t.kind_noun();
                 let article = if noun.starts_with(['a', 'e', 'i', 'o', 'u']) {
                     "an"
                 } else {
                     "a"
                 };
-                self.diags.push(
-                    Diagnostic::error(
-                        f.span,
-                        format!(
-                            "`{}` is {what}, written `.VALUE`, but its type `{}` is {article} {noun} and has no value names",
-                            f.name, t.name
-                        ),
-                    )
-                    .with_note("only `__DefBitFieldType` types can be modifiers; list the field in `Order` to make it an operand"),
-                );
+                let d = Diagnostic::error(
+                    f.span,
+                    format!(
+                        "`{}` is {what}, written `.VALUE`, but its type `{}` is {article} {noun} and has no value names",
+                        f.name, t.name
+                    ),
+                )
+                .with_note("only `__DefBitFieldType` types can be modifiers; list the field in `Order` to make it an operand");
+                self.field_error(d);
+                continue;
+            };
+            // `.A.B` reads as two modifiers, so a dotted value name cannot be written
+            // as one (operands, such as `SR_CTAID.X`, may have them).
+            if let Some(v) = values.iter().find(|v| v.name.contains('.')) {
+                let d = Diagnostic::error(
+                    f.span,
+                    format!(
+                        "`{}` is {what}, written `.VALUE`, but its type `{}` has the value `{}`: `.{}` would read as {} modifiers",
+                        f.name,
+                        t.name,
+                        v.name,
+                        v.name,
+                        v.name.split('.').count()
+                    ),
+                )
+                .with_secondary(v.span, "value declared here")
+                .with_note("rename the value without `.`, or list the field in `Order` to make it an operand");
+                self.field_error(d);
             }
         }
         // Two modifiers sharing a value name: `.VALUE` would not say which it sets, so
@@ -984,17 +1016,16 @@ impl<'a> Resolver<'a> {
                 };
                 let names_b: HashSet<&str> = vb.iter().map(|v| v.name.as_str()).collect();
                 if let Some(v) = va.iter().find(|x| names_b.contains(x.name.as_str())) {
-                    self.diags.push(
-                        Diagnostic::error(
-                            b.span,
-                            format!(
-                                "modifiers `{}` and `{}` both have a value `{}`: `.{}` would not say which one it sets",
-                                a.name, b.name, v.name, v.name
-                            ),
-                        )
-                        .with_secondary(a.span, format!("`{}` declared here", a.name))
-                        .with_note("rename the value in one of the types, or make one field an operand"),
-                    );
+                    let d = Diagnostic::error(
+                        b.span,
+                        format!(
+                            "modifiers `{}` and `{}` both have a value `{}`: `.{}` would not say which one it sets",
+                            a.name, b.name, v.name, v.name
+                        ),
+                    )
+                    .with_secondary(a.span, format!("`{}` declared here", a.name))
+                    .with_note("rename the value in one of the types, or make one field an operand");
+                    self.field_error(d);
                 }
             }
         }
