@@ -787,6 +787,9 @@ __DefBitFieldType Ext<1>
 __DefBitFieldType Flag<1>
     False;
     True;
+__DefRegFile UReg<5>
+    UR 0..30;
+    URZ = 31;
 __DefOperandWord PR : Pred 0..6
 __DefOptype MOV : [ALL]
   __Encoding
@@ -798,11 +801,12 @@ __DefOptype MOV : [ALL]
     field<25, 1> Ext ext = NoX;
     field<26, 22> CM vc = 0;
     field<48, 5> UImm5 idx = 0;
+    field<59, 5> UReg ub;
     field<64, 64> SImm64 target;
   __OperandInfo
-    InList<ra, vc, PR>;
+    InList<ra, vc, ub, PR>;
     OutList<rd, PR>;
-    Order<pg, rd, ra, C[vc, ra], target, idx, PR>;
+    Order<pg, rd, ra, C[vc, ub], target, idx, PR>;
     Bitwidth<rd> = 32 + (ext == X) * 32 + idx * 170141183460469231731687303715884105727 * 4;
     Bitwidth<ra> = {deep} * 32;
     AsmFormat<target> = CvtIShift(target, 63);

@@ -148,3 +148,18 @@ fn modifier_value_with_a_dot() {
         c.render_diagnostics()
     );
 }
+
+/// spec_bytes: `Order<rd, ra, rd, ra, imm>` – a field written twice could be given two
+/// values; the printed `ADD R0, R0` read back as another opcode's word.
+#[test]
+fn operand_twice_in_order() {
+    let c = checked("spec_bytes", "operand-twice-in-order.isa");
+    assert_error(&c, "`rd` is in `Order` twice");
+    assert_error(&c, "`ra` is in `Order` twice");
+    assert_eq!(
+        c.diagnostics.errors().count(),
+        2,
+        "{}",
+        c.render_diagnostics()
+    );
+}

@@ -925,10 +925,32 @@ impl<'a> Resolver<'a> {
                 );
             }
             Some((items, _)) => {
+                // Fields already in `Order`, with the item that put them there.
+                let mut placed: Vec<(usize, Span)> = Vec::new();
                 for item in items {
-                    if let Some(op) = self.operand(&mut fields, item) {
-                        order.push(op);
+                    let Some(op) = self.operand(&mut fields, item) else {
+                        continue;
+                    };
+                    let used = match op.kind {
+                        OperandKind::Field(f) => vec![f],
+                        OperandKind::CMemIndexed { mem, reg } => vec![mem, reg],
+                        OperandKind::RegIndexed { reg, offset, .. } => vec![reg, offset],
+                        OperandKind::Word(_) => Vec::new(),
+                    };
+                    // Written twice, a field could be given two different values, and
+                    // a printed instruction would not say which one it holds.
+                    if let Some(&(f, first)) = placed.iter().find(|(f, _)| used.contains(f)) {
+                        let d = Diagnostic::error(
+                            op.span,
+                            format!("`{}` is in `Order` twice", fields[f].name),
+                        )
+                        .with_secondary(first, "first here")
+                        .with_note("an operand is written once; remove one of them");
+                        self.field_error(d);
+                        continue;
                     }
+                    placed.extend(used.into_iter().map(|f| (f, op.span)));
+                    order.push(op);
                 }
             }
         }
