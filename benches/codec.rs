@@ -647,6 +647,42 @@ fn asm_benches(c: &mut Criterion) {
             acc
         })
     });
+    // A whole program through the two-pass program assembler (labels, columns), as
+    // `isa asm` runs it: the stream, and the stream with every other line broken (the
+    // error path must stay linear in the number of lines: each error's column is
+    // counted on its own line).
+    let program: String = lines.iter().map(|l| format!("{l} ;\n")).collect();
+    let broken: String = lines
+        .iter()
+        .enumerate()
+        .map(|(k, l)| {
+            if k % 2 == 1 {
+                format!("{l}, R1 ;\n")
+            } else {
+                format!("{l} ;\n")
+            }
+        })
+        .collect();
+    let assemble_program = |src: &str| {
+        isa_gen::asm::program::assemble(src, 0, |text, addr, labels| {
+            Instruction::parse_at(text, addr, labels)
+                .map(|i| i.encode())
+                .map_err(|e| {
+                    isa_gen::asm::AsmError::new(e.start..e.end, e.display(text).to_string())
+                })
+        })
+    };
+    assert_eq!(assemble_program(&program).map(|v| v.len()), Ok(words.len()));
+    assert_eq!(
+        assemble_program(&broken).map_err(|e| e.len()),
+        Err(words.len() / 2)
+    );
+    g.bench_function("assemble_program", |b| {
+        b.iter(|| assemble_program(black_box(&program)))
+    });
+    g.bench_function("assemble_program_half_bad", |b| {
+        b.iter(|| assemble_program(black_box(&broken)))
+    });
     g.finish();
 }
 

@@ -41,6 +41,17 @@ fn err(line: usize, text: &str, at: usize, message: String) -> ProgramError {
 /// First pass: strips comments, address prefixes and labels; assigns addresses from
 /// `base`, or from the first instruction's `/*…*/` prefix when it has one.
 pub fn layout(src: &str, base: u64) -> Result<Layout<'_>, Vec<ProgramError>> {
+    let (out, errors) = layout_all(src, base);
+    if errors.is_empty() {
+        Ok(out)
+    } else {
+        Err(errors)
+    }
+}
+
+/// The layout as far as it can be made, and the errors found on the way (a line with
+/// a bad label or address prefix keeps its instruction, so it is still assembled).
+fn layout_all(src: &str, base: u64) -> (Layout<'_>, Vec<ProgramError>) {
     let mut out = Layout::default();
     let mut errors = Vec::new();
     let mut addr = base;
@@ -120,32 +131,33 @@ pub fn layout(src: &str, base: u64) -> Result<Layout<'_>, Vec<ProgramError>> {
         out.lines.push((lineno, pos, text, addr));
         addr += INST_SIZE;
     }
-    if errors.is_empty() {
-        Ok(out)
-    } else {
-        Err(errors)
-    }
+    (out, errors)
 }
 
 /// Assembles a program with `line_asm(text, addr, labels)` for each instruction.
+/// Errors of both passes are reported together, in line order.
 pub fn assemble<T>(
     src: &str,
     base: u64,
     mut line_asm: impl FnMut(&str, u64, &dyn Fn(&str) -> Option<u64>) -> Result<T, AsmError>,
 ) -> Result<Vec<(u64, T)>, Vec<ProgramError>> {
-    let layout = layout(src, base)?;
+    let (layout, mut errors) = layout_all(src, base);
     let labels = |name: &str| layout.labels.get(name).copied();
     let mut out = Vec::new();
-    let mut errors = Vec::new();
     for &(lineno, offset, text, addr) in &layout.lines {
         match line_asm(text, addr, &labels) {
             Ok(t) => out.push((addr, t)),
             Err(e) => {
-                let full = src.lines().nth(lineno - 1).unwrap_or("");
-                let at = offset + e.span.start.min(text.len());
+                // `text` lies in `src`, `offset` bytes into its line: the column is
+                // counted on that line alone (not by finding the line again, which
+                // made a file of bad lines quadratic).
+                let text_at = text.as_ptr() as usize - src.as_ptr() as usize;
+                let at = text_at + e.span.start.min(text.len());
                 errors.push(ProgramError {
                     line: lineno,
-                    column: full.get(..at).map_or(1, |s| s.chars().count() + 1),
+                    column: src
+                        .get(text_at - offset..at)
+                        .map_or(1, |s| s.chars().count() + 1),
                     message: e.to_string(),
                 });
             }
@@ -154,6 +166,7 @@ pub fn assemble<T>(
     if errors.is_empty() {
         Ok(out)
     } else {
+        errors.sort_by_key(|e| (e.line, e.column));
         Err(errors)
     }
 }
@@ -192,6 +205,48 @@ mod tests {
         assert!(e[0].message.contains("unterminated"), "{}", e[0].message);
         let l = layout("/**/ NOP\n", 0);
         assert!(l.is_err());
+    }
+
+    /// A line assembler that knows `NOP`, `BRA label` and nothing else.
+    fn tiny(text: &str, _: u64, labels: &dyn Fn(&str) -> Option<u64>) -> Result<u64, AsmError> {
+        match text.split_once(' ') {
+            None if text == "NOP" => Ok(0),
+            Some(("BRA", l)) => {
+                labels(l).ok_or_else(|| AsmError::new(4..text.len(), "no such label"))
+            }
+            // At the end of the text, so a column counts the characters before it.
+            _ => Err(AsmError::new(text.len()..text.len(), "unknown")),
+        }
+    }
+
+    #[test]
+    fn errors_of_both_passes_come_together_in_line_order() {
+        let src = "NOP
+.L_a:
+.L_a:
+  BRA .L_b
+/*0010*/ NOP
+  é FOO
+";
+        let e = assemble(src, 0, tiny).unwrap_err();
+        let got: Vec<_> = e
+            .iter()
+            .map(|e| (e.line, e.column, e.message.as_str()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (3, 1, "label `.L_a` is defined twice"),
+                (4, 7, "no such label"),
+                (
+                    5,
+                    1,
+                    "address prefix 0x0010 does not match this instruction's address 0x0020"
+                ),
+                // Columns count characters: `é` is two bytes.
+                (6, 8, "unknown"),
+            ]
+        );
     }
 
     #[test]

@@ -262,7 +262,14 @@ impl core::fmt::Display for AsmErrorDisplay<'_> {
                         write_hex(f, target)?;
                         f.write_str(" is out of range")
                     }
-                    Problem::UndefinedLabel => write!(f, "undefined label in `{found}`"),
+                    Problem::UndefinedLabel => {
+                        // `found` is the reference as written: `` `(.L_name) ``.
+                        let name = found
+                            .strip_prefix("`(")
+                            .and_then(|s| s.strip_suffix(')'))
+                            .unwrap_or(found);
+                        write!(f, "undefined label `{name}`")
+                    }
                     Problem::LabelNotAllowed => {
                         f.write_str("a label is only allowed as a branch target")
                     }
