@@ -446,6 +446,26 @@ fn ten_thousand_value_enum() {
     assert_error(&checked, "does not fit");
 }
 
+#[test]
+fn enum_values_are_checked_in_linear_time() {
+    // 200,000 values: a search of the earlier values per value (names and codes) is
+    // 2·10^10 comparisons, far past the deadline; with indexes it takes a moment.
+    let start = Instant::now();
+    let checked = check(big_enum(200_000, 18));
+    assert!(!checked.has_errors(), "{}", checked.render_diagnostics());
+    // Every value repeating one code: 199,999 errors, each found and rendered.
+    let text = big_enum(200_000, 18)
+        .replace("_X;\n", "_X = 3;\n")
+        .replace("big = V0_X = 3;", "big = V0_X;");
+    let checked = check(text);
+    let errors: Vec<_> = checked.diagnostics.errors().collect();
+    assert_eq!(errors.len(), 199_999, "{}", errors[0].message);
+    assert!(errors
+        .iter()
+        .all(|d| d.message.contains("both have code 0x3")));
+    eprintln!("200,000-value enums: {:.1?}", start.elapsed());
+}
+
 // ---------------------------------------------------------------------------------
 // Names
 // ---------------------------------------------------------------------------------

@@ -208,12 +208,16 @@ impl<'a> Resolver<'a> {
 
     fn enum_values(&mut self, e: &ast::EnumDef) -> Vec<EnumValue> {
         let mut out: Vec<EnumValue> = Vec::new();
+        // Indexes into `out` by name and by code: linear in the number of values
+        // (a search of `out` per value made a big enum quadratic).
+        let mut by_name: HashMap<&str, usize> = HashMap::new();
+        let mut by_code: HashMap<u128, usize> = HashMap::new();
         let mut next: u128 = 0;
         for v in &e.values {
             let code = v.code.map(|c| c.value).unwrap_or(next);
             next = code.saturating_add(1);
-            if let Some(prev) = out.iter().find(|p| p.name == v.name.name) {
-                let ps = prev.span;
+            if let Some(&prev) = by_name.get(v.name.name.as_str()) {
+                let ps = out[prev].span;
                 self.diags.push(
                     Diagnostic::error(
                         v.name.span,
@@ -242,8 +246,8 @@ impl<'a> Resolver<'a> {
                         crate::model::mask(0, e.width.value as u32)
                     )),
                 );
-            } else if let Some(prev) = out.iter().find(|p| p.code == code) {
-                let (pn, ps) = (prev.name.clone(), prev.span);
+            } else if let Some(&prev) = by_code.get(&code) {
+                let (pn, ps) = (out[prev].name.clone(), out[prev].span);
                 self.diags.push(
                     Diagnostic::error(
                         v.name.span,
@@ -257,6 +261,8 @@ impl<'a> Resolver<'a> {
             }
             // Kept even when its code is wrong, so that uses of the value report nothing
             // more (the error already stops the model from being built).
+            by_name.insert(&v.name.name, out.len());
+            by_code.entry(code).or_insert(out.len());
             out.push(EnumValue {
                 name: v.name.name.clone(),
                 code,
