@@ -17,7 +17,7 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use codespan_reporting::term::termcolor::{ColorChoice, StandardStream};
+use codespan_reporting::term::termcolor::{BufferedStandardStream, ColorChoice};
 
 mod asm;
 mod doc;
@@ -127,8 +127,10 @@ fn load_and_check(paths: &[PathBuf]) -> Result<isa_gen::Checked, String> {
     } else {
         ColorChoice::Never
     };
-    let mut err = StandardStream::stderr(choice);
+    // Buffered: thousands of diagnostics are thousands of small writes otherwise.
+    let mut err = BufferedStandardStream::stderr(choice);
     checked.diagnostics.emit(&checked.sources, &mut err);
+    let _ = err.flush();
     Ok(checked)
 }
 
