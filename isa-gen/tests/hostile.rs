@@ -447,6 +447,26 @@ fn ten_thousand_value_enum() {
 }
 
 #[test]
+fn a_definition_with_a_hundred_thousand_fields() {
+    // Name lookups, merging and overlap checks per field made this quadratic (80,000
+    // fields took 45 s in a release build). An opcode cannot have more than 128 fields.
+    let mut fields = String::new();
+    for i in 0..100_000 {
+        fields.push_str(&format!("    field<{}, 8> Reg f{i};\n", 24 + i % 96));
+    }
+    let text = add_spec("ALL", "").replace(
+        "    field<16, 8> Reg ra;\n",
+        &format!("    field<16, 8> Reg ra;\n{fields}"),
+    );
+    let checked = check(text);
+    assert_error(
+        &checked,
+        "opcode `ADD_R` has 100004 fields, but a 128-bit word has room for at most 128",
+    );
+    assert_eq!(checked.diagnostics.errors().count(), 1);
+}
+
+#[test]
 fn enum_values_are_checked_in_linear_time() {
     // 200,000 values: a search of the earlier values per value (names and codes) is
     // 2·10^10 comparisons, far past the deadline; with indexes it takes a moment.

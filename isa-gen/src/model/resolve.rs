@@ -24,6 +24,8 @@ use crate::syntax::ast::{self, FieldInit, InfoEntry, Item, ListItem, SpecFile};
 pub const MAX_TYPE_WIDTH: u128 = 64;
 /// Deepest inheritance chain accepted (guards against pathological specs).
 pub const MAX_DEPTH: usize = 256;
+/// Most fields an opcode can have: one bit each, none overlapping.
+pub const MAX_FIELDS: usize = 128;
 
 /// Builds and validates the model. Returns `None` when there are errors (all of them
 /// are in `diags`).
@@ -615,9 +617,11 @@ impl<'a> Resolver<'a> {
     fn decl_fields(&mut self, def: DefId) -> Vec<DeclField> {
         let d = self.def_ast[def.0];
         let mut out: Vec<DeclField> = Vec::new();
+        // `out` by name (a search per field made a huge definition quadratic).
+        let mut index: HashMap<&str, usize> = HashMap::new();
         for f in &d.encoding {
-            if let Some(prev) = out.iter().find(|p| p.name == f.name.name) {
-                let ps = prev.span;
+            if let Some(&prev) = index.get(f.name.name.as_str()) {
+                let ps = out[prev].span;
                 self.diags.push(
                     Diagnostic::error(
                         f.name.span,
@@ -631,7 +635,10 @@ impl<'a> Resolver<'a> {
                 continue;
             }
             match self.decl_field(def, f) {
-                Some(field) => out.push(field),
+                Some(field) => {
+                    index.insert(&f.name.name, out.len());
+                    out.push(field);
+                }
                 None => self.incomplete[def.0] = true,
             }
         }
@@ -813,10 +820,14 @@ impl<'a> Resolver<'a> {
 
         // Fields, root-most first.
         let mut decls: Vec<DeclField> = Vec::new();
+        let mut index: HashMap<String, usize> = HashMap::new();
         for &d in &lin {
             for f in self.def_fields[d.0].clone() {
-                match decls.iter().position(|p| p.name == f.name) {
-                    None => decls.push(f),
+                match index.get(&f.name).copied() {
+                    None => {
+                        index.insert(f.name.clone(), decls.len());
+                        decls.push(f);
+                    }
                     Some(i) => {
                         let p = &decls[i];
                         if p.span == f.span {
@@ -853,6 +864,22 @@ impl<'a> Resolver<'a> {
         // Fields, parents or entries of an ancestor are missing because of a reported
         // error: the checks below would mostly report its consequences.
         if lin.iter().any(|d| self.incomplete[d.0]) {
+            return None;
+        }
+        // Every field takes at least one bit and fields may not overlap, so more than
+        // 128 cannot be right; the per-field checks below (overlaps, operands) compare
+        // fields pairwise and need this bound.
+        if decls.len() > MAX_FIELDS {
+            let name = &self.model.defs[def.0].name;
+            let d = Diagnostic::error(
+                self.model.defs[def.0].span,
+                format!(
+                    "opcode `{name}` has {} fields, but a 128-bit word has room for at most {MAX_FIELDS}",
+                    decls.len()
+                ),
+            )
+            .with_note("fields may not overlap, and each takes at least one bit");
+            self.diags.push(d);
             return None;
         }
 
