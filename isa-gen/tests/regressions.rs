@@ -163,3 +163,14 @@ fn operand_twice_in_order() {
         c.render_diagnostics()
     );
 }
+
+/// spec_text: an operand type with the value `127SR_LANEID`; `S2R R0, 127SR_LANEID` was
+/// printed and read back as the number 127 followed by junk.
+#[test]
+fn operand_value_starting_with_digits() {
+    let c = checked("spec_text", "operand-value-starting-with-digits.isa");
+    assert_error(
+        &c,
+        "`sreg` is an operand, written as its value's name, but its type `SReg` has the value `127SR_LANEID`, which reads as a number",
+    );
+}

@@ -1060,6 +1060,29 @@ impl<'a> Resolver<'a> {
                 self.field_error(d);
             }
         }
+        // An operand is written as its value's bare name, and a token that starts with
+        // a digit reads as a number (modifiers, written `.32`, may have such names).
+        for f in fields.iter().filter(|f| f.role == Role::Operand) {
+            let t = &self.model.types[f.ty.0];
+            let Some(values) = t.enum_values() else {
+                continue;
+            };
+            if let Some(v) = values
+                .iter()
+                .find(|v| v.name.starts_with(|c: char| c.is_ascii_digit()))
+            {
+                let d = Diagnostic::error(
+                    f.span,
+                    format!(
+                        "`{}` is an operand, written as its value's name, but its type `{}` has the value `{}`, which reads as a number",
+                        f.name, t.name, v.name
+                    ),
+                )
+                .with_secondary(v.span, "value declared here")
+                .with_note("start the value's name with a letter, or make the field a modifier (leave it out of `Order`)");
+                self.field_error(d);
+            }
+        }
         // Two modifiers sharing a value name: `.VALUE` would not say which it sets, so
         // printed instructions could not be read back.
         let modifiers: Vec<&Field> = fields.iter().filter(|f| f.role == Role::Modifier).collect();
