@@ -33,6 +33,14 @@ fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
+/// Runs `isa args`, checks its exit code, and returns what it wrote to stderr.
+#[track_caller]
+fn failing(args: &[&str], code: i32) -> String {
+    let o = isa(args);
+    assert_eq!(o.status.code(), Some(code), "isa {args:?}");
+    stderr(&o)
+}
+
 const IF_ELSE: &str = "\
 // divergent if/else, reconverging at BSYNC
         S2R R1, SR_LANEID
@@ -261,9 +269,7 @@ fn runtime_faults_exit_2_and_still_print_the_state() {
 
     let prog = write("ugpr.s", "GETUGPR UR1, UR[UR2+0x3f]\nEXIT\n");
     let state = write("ugpr.json", r#"{"ur": {"UR2": "0x10"}}"#);
-    let o = isa(&["run", &prog, "--state", &state]);
-    assert_eq!(o.status.code(), Some(2));
-    let e = stderr(&o);
+    let e = failing(&["run", &prog, "--state", &state], 2);
     assert!(
         e.contains("pc 0x0000 `GETUGPR UR1, UR[UR2+0x3f]`: dynamic UR index 79 out of range"),
         "{e}"
@@ -290,9 +296,7 @@ fn files_that_are_not_utf8_are_errors_at_line_and_column() {
     let prog = dir().join("latin1.s");
     // `é` in Latin-1: harmless in a comment, an error in an instruction.
     std::fs::write(&prog, b"// caf\xe9\nNOP\n  S2R R1, SR_LANE\xc9D\nEXIT\n").unwrap();
-    let o = isa(&["run", prog.to_str().unwrap()]);
-    assert_eq!(o.status.code(), Some(1));
-    let e = stderr(&o);
+    let e = failing(&["run", prog.to_str().unwrap()], 1);
     assert!(
         e.contains("latin1.s:3:18: error: not UTF-8 text (byte 0xc9)"),
         "{e}"
@@ -302,9 +306,7 @@ fn files_that_are_not_utf8_are_errors_at_line_and_column() {
     let ok = write("ok8.s", "EXIT\n");
     let state = dir().join("latin1.json");
     std::fs::write(&state, b"{\n  \"gpr\": {\"R1\": \"\xff\"}\n}").unwrap();
-    let o = isa(&["run", &ok, "--state", state.to_str().unwrap()]);
-    assert_eq!(o.status.code(), Some(1));
-    let e = stderr(&o);
+    let e = failing(&["run", &ok, "--state", state.to_str().unwrap()], 1);
     assert!(
         e.contains("latin1.json:2:18: not UTF-8 text (byte 0xff)"),
         "{e}"
