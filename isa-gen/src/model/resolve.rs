@@ -428,8 +428,9 @@ impl<'a> Resolver<'a> {
                 1 => "used once more (one error for both uses)".to_string(),
                 n => format!("used {n} more times (one error for all of them)"),
             };
+            // The count is the last note from the second use on.
             match d.notes.last_mut() {
-                Some(last) if last.starts_with("used ") && *more > 1 => *last = note,
+                Some(last) if *more > 1 => *last = note,
                 _ => d.notes.push(note),
             }
             return;
