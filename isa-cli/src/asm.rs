@@ -18,12 +18,9 @@ pub fn assemble_line(
 ) -> Result<u128, AsmError> {
     if let Some(rest) = text.strip_prefix(".word") {
         let digits = rest.trim();
-        let hex = digits
-            .strip_prefix("0x")
-            .or_else(|| digits.strip_prefix("0X"));
-        return match hex.map(|h| u128::from_str_radix(&h.replace('_', ""), 16)) {
-            Some(Ok(w)) => Ok(w),
-            _ => Err(AsmError::new(
+        return match crate::num::hex::<u128>(digits) {
+            Some(w) => Ok(w),
+            None => Err(AsmError::new(
                 5..text.len().max(5),
                 format!("`.word` takes one hex number such as 0x1f, found `{digits}`"),
             )),
@@ -179,5 +176,18 @@ mod tests {
             "{}",
             errs[0]
         );
+    }
+
+    #[test]
+    fn word_takes_one_hex_number_and_nothing_else() {
+        let none = |_: &str| None;
+        assert_eq!(assemble_line(".word 0x1_f", 0, &none).unwrap(), 0x1f);
+        for bad in ["0x+1f", "0x0x1f", "0x", "1f", "-0x1", "0x1 0x2"] {
+            let e = assemble_line(&format!(".word {bad}"), 0, &none).unwrap_err();
+            assert_eq!(
+                e.to_string(),
+                format!("`.word` takes one hex number such as 0x1f, found `{bad}`"),
+            );
+        }
     }
 }

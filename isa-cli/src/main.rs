@@ -22,6 +22,7 @@ use codespan_reporting::term::termcolor::{BufferedStandardStream, ColorChoice};
 mod asm;
 mod doc;
 mod json;
+mod num;
 mod run;
 mod text;
 
@@ -263,13 +264,6 @@ fn asm_cmd(args: &[String]) -> Result<ExitCode, String> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn parse_u64(s: &str) -> Option<u64> {
-    match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
-        Some(h) => u64::from_str_radix(h, 16).ok(),
-        None => s.parse().ok(),
-    }
-}
-
 fn disasm_cmd(args: &[String]) -> Result<ExitCode, String> {
     let mut base = 0u64;
     let mut hex_words: Option<Vec<String>> = None;
@@ -279,7 +273,7 @@ fn disasm_cmd(args: &[String]) -> Result<ExitCode, String> {
         match a.as_str() {
             "--base" => {
                 let v = it.next().ok_or("`--base` needs an address")?;
-                base = parse_u64(v).ok_or(format!("`--base {v}`: not an address"))?;
+                base = num::int(v).ok_or(format!("`--base {v}`: not an address"))?;
                 if !base.is_multiple_of(16) {
                     return Err(format!("`--base {v}`: instructions are 16-byte aligned"));
                 }
@@ -290,6 +284,7 @@ fn disasm_cmd(args: &[String]) -> Result<ExitCode, String> {
             s => return Err(format!("unexpected argument `{s}`")),
         }
     }
+    let mut bad_words = Vec::new();
     let (text, problems) = match (hex_words, input) {
         (Some(words), None) => {
             if words.is_empty() {
@@ -298,12 +293,12 @@ fn disasm_cmd(args: &[String]) -> Result<ExitCode, String> {
             let mut text = String::new();
             let mut problems = Vec::new();
             for (k, w) in words.iter().enumerate() {
-                let digits = w
-                    .trim_start_matches("0x")
-                    .trim_start_matches("0X")
-                    .replace('_', "");
-                let word = u128::from_str_radix(&digits, 16)
-                    .map_err(|_| format!("`{w}` is not a 128-bit hex word"))?;
+                // A bad word is reported and skipped (its address stays taken); the
+                // others are still disassembled.
+                let Some(word) = num::hex_digits::<u128>(w) else {
+                    bad_words.push(format!("word {} (`{w}`): not a 128-bit hex word", k + 1));
+                    continue;
+                };
                 let addr = base + 16 * k as u64;
                 let (line, problem) = asm::disasm_line(word, addr);
                 text.push_str(&line);
@@ -334,7 +329,12 @@ fn disasm_cmd(args: &[String]) -> Result<ExitCode, String> {
     for p in &problems {
         eprintln!("warning: {p}");
     }
-    Ok(if problems.is_empty() {
+    for b in &bad_words {
+        eprintln!("isa disasm: {b}");
+    }
+    Ok(if !bad_words.is_empty() {
+        ExitCode::from(2)
+    } else if problems.is_empty() {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)

@@ -38,6 +38,7 @@ use isa_runtime::{EventKind, Machine, Program, Stop, Warp, CMEM_BANK_SIZE, LANES
 use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 
 use crate::asm;
+use crate::num;
 use crate::text::TextFile;
 
 /// Default `--max-steps`.
@@ -66,7 +67,7 @@ fn run_inner(args: &[String]) -> Result<ExitCode, String> {
             }
             "--max-steps" => {
                 let v = it.next().ok_or("isa run: `--max-steps` needs a number")?;
-                max_steps = parse_int(v)
+                max_steps = num::int(v)
                     .ok_or(format!("isa run: `--max-steps {v}`: not a number of steps"))?;
             }
             s if s.starts_with('-') => return Err(format!("isa run: unknown option `{s}`")),
@@ -121,13 +122,6 @@ fn run_inner(args: &[String]) -> Result<ExitCode, String> {
             eprintln!("{msg}");
             Ok(ExitCode::from(2))
         }
-    }
-}
-
-fn parse_int(s: &str) -> Option<u64> {
-    match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
-        Some(h) => u64::from_str_radix(&h.replace('_', ""), 16).ok(),
-        None => s.replace('_', "").parse().ok(),
     }
 }
 
@@ -342,8 +336,7 @@ impl<'de> Visitor<'de> for Num {
         Ok(v as u64 & mask)
     }
     fn visit_str<E: de::Error>(self, v: &str) -> Result<u64, E> {
-        let hex = v.strip_prefix("0x").or_else(|| v.strip_prefix("0X"));
-        match hex.and_then(|h| u64::from_str_radix(&h.replace('_', ""), 16).ok()) {
+        match num::hex::<u64>(v) {
             Some(n) => self.check(n),
             None => Err(bad(
                 &self.path,
@@ -649,10 +642,7 @@ impl<'de> Visitor<'de> for RegMap<'_, '_> {
                 }
                 _ => {
                     // sreg: a name, or an address of the register space.
-                    if let Some(addr) = key
-                        .strip_prefix("0x")
-                        .and_then(|h| u32::from_str_radix(h, 16).ok())
-                    {
+                    if let Some(addr) = num::hex::<u32>(&key) {
                         if addr < 0x100 {
                             return Err(bad(
                                 &path,
@@ -722,7 +712,7 @@ impl<'de> Visitor<'de> for Cmem<'_, '_> {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
         while let Some(key) = map.next_key::<String>()? {
             let path = key_path(&self.path, &key);
-            let n = parse_int(&key);
+            let n = num::int::<u64>(&key);
             match self.bank {
                 None => {
                     let bank = n.filter(|&b| b < 32).ok_or_else(|| {

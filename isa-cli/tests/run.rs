@@ -175,6 +175,12 @@ fn malformed_state_files_exit_1_with_json_paths() {
             "$.gpr.R1[2]: expected an integer or a \"0x…\" string, found \"x\"",
         ),
         (
+            "s2b.json",
+            "{\"gpr\": {\"R1\": [1, 2, \"0x+5\"]}}",
+            "s2b.json:1:",
+            "$.gpr.R1[2]: expected an integer or a \"0x…\" string, found \"0x+5\"",
+        ),
+        (
             "s3.json",
             "{\"ur\": {\"UR4\": 4294967296}}",
             "s3.json:1:",

@@ -137,15 +137,28 @@ pub fn int(input: &str) -> PResult<'_, u128> {
 
 /// Parses `0x…` or decimal text (with `_` separators) into a u128.
 pub fn parse_int(text: &str) -> Option<u128> {
-    let digits: String = text.chars().filter(|&c| c != '_').collect();
-    if let Some(hex) = digits
-        .strip_prefix("0x")
-        .or_else(|| digits.strip_prefix("0X"))
-    {
-        u128::from_str_radix(hex, 16).ok()
-    } else {
-        digits.parse().ok()
+    match text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
+        Some(hex) => parse_digits(hex, 16),
+        None => parse_digits(text, 10),
     }
+}
+
+/// Parses digits of `radix` with `_` separators (at least one digit) into a u128;
+/// `None` for anything else, including the sign and `0x` that `from_str_radix` would
+/// let through, and for values above `u128::MAX`. Every number a user types (spec
+/// text, `.word`, address prefixes, command-line words, state files) is read by this.
+pub fn parse_digits(text: &str, radix: u32) -> Option<u128> {
+    let mut value: u128 = 0;
+    let mut any = false;
+    for c in text.chars() {
+        if c == '_' {
+            continue;
+        }
+        let d = c.to_digit(radix)?;
+        value = value.checked_mul(radix as u128)?.checked_add(d as u128)?;
+        any = true;
+    }
+    any.then_some(value)
 }
 
 /// A `"…"` string without escapes (the DSL has none). An unterminated string is
@@ -209,4 +222,40 @@ pub fn found_len(at: &str) -> (usize, usize) {
         first.len_utf8()
     };
     (skipped, len)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_are_digits_and_separators_only() {
+        assert_eq!(parse_int("0x1_f"), Some(0x1f));
+        assert_eq!(parse_int("0X1F"), Some(0x1f));
+        assert_eq!(parse_int("1_000"), Some(1000));
+        assert_eq!(parse_digits("ff", 16), Some(0xff));
+        assert_eq!(
+            parse_int("0xffffffffffffffffffffffffffffffff"),
+            Some(u128::MAX)
+        );
+        // What `from_str_radix` or a repeated prefix strip would have let through.
+        for bad in [
+            "",
+            "_",
+            "0x",
+            "0x_",
+            "+1",
+            "-1",
+            "0x+1f",
+            "0x-1",
+            "0x0x10",
+            "1f",
+            "0x1g",
+            " 1",
+            "0x100000000000000000000000000000000",
+        ] {
+            assert_eq!(parse_int(bad), None, "{bad:?}");
+        }
+        assert_eq!(parse_digits("0x10", 16), None);
+    }
 }
