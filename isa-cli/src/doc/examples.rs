@@ -4,7 +4,7 @@
 //! the next instruction. A line that does not assemble is explained by the warnings
 //! `isa check` reported inside it.
 
-use isa_gen::asm::program::INST_SIZE;
+use isa_gen::asm::program::{split_line, INST_SIZE};
 use isa_gen::asm::Assembler;
 use isa_gen::diag::Diagnostics;
 use isa_gen::model::Model;
@@ -32,35 +32,6 @@ pub enum Outcome {
 pub struct Example<'a> {
     pub line: &'a CodeLine,
     pub outcome: Outcome,
-}
-
-/// The instruction part of an example line and its address: `(text, addr)`, or None
-/// when the line holds no instruction. Mirrors isa-gen's `lint::example_line`.
-pub fn instruction_of(text: &str) -> Option<(&str, u64)> {
-    let code = isa_gen::asm::lex::strip_comment(text);
-    let mut pos = code.len() - code.trim_start().len();
-    let mut addr = 0u64;
-    if code[pos..].starts_with("/*") {
-        if let Some(close) = code[pos..].find("*/") {
-            let inner = code[pos + 2..pos + close].trim();
-            addr = u64::from_str_radix(inner.trim_start_matches("0x"), 16).unwrap_or(0);
-            pos += close + 2;
-        }
-    }
-    loop {
-        let rest = code[pos..].trim_start();
-        pos = code.len() - rest.len();
-        let n = rest
-            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '$'))
-            .unwrap_or(rest.len());
-        if n > 0 && rest[n..].starts_with(':') {
-            pos += n + 1;
-        } else {
-            break;
-        }
-    }
-    let insn = code[pos..].trim();
-    (!insn.is_empty()).then_some((insn, addr))
 }
 
 /// The warnings `isa check` reported inside `line`, as text (message, then notes).
@@ -103,11 +74,30 @@ pub fn section<'a>(
 }
 
 fn assemble(model: &Model, asm: &Assembler, diags: &Diagnostics, line: &CodeLine) -> Outcome {
-    let Some((insn, addr)) = instruction_of(&line.text) else {
-        return Outcome::NoInstruction;
-    };
-    let labels = |_: &str| Some(addr + INST_SIZE);
+    // `isa check` warned about every rejected line; its own message stands in should a
+    // spec reach here without its lints.
     let warnings = warnings_in(diags, line);
+    let rejected = |fallback: String| Outcome::Rejected {
+        reasons: if warnings.is_empty() {
+            vec![fallback]
+        } else {
+            warnings.clone()
+        },
+    };
+    // Split as `isa check` splits it; a bad address prefix (warned) reads as address 0.
+    let parts = match split_line(&line.text) {
+        Ok(parts) => parts,
+        Err(_) => return rejected("has an unterminated `/*` address prefix".into()),
+    };
+    let addr = match parts.prefix {
+        Some((_, Ok(addr))) => addr,
+        _ => 0,
+    };
+    let (_, insn) = parts.insn;
+    if insn.is_empty() {
+        return Outcome::NoInstruction;
+    }
+    let labels = |_: &str| Some(addr + INST_SIZE);
     match asm.parse_line(insn, addr, &labels) {
         Ok(d) => Outcome::Assembled {
             addr,
@@ -115,15 +105,7 @@ fn assemble(model: &Model, asm: &Assembler, diags: &Diagnostics, line: &CodeLine
             word: model.encode(&d),
             warnings,
         },
-        Err(e) => Outcome::Rejected {
-            // `isa check` reports every rejected line; fall back on the assembler's own
-            // message should a spec reach here without its lints.
-            reasons: if warnings.is_empty() {
-                vec![format!("does not assemble: {e}")]
-            } else {
-                warnings
-            },
-        },
+        Err(e) => rejected(format!("does not assemble: {e}")),
     }
 }
 

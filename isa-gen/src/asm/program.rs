@@ -6,6 +6,7 @@
 //! assembler is a parameter, so the interpreting tier and the generated code share this.
 
 use std::collections::HashMap;
+use std::ops::Range;
 
 use super::AsmError;
 
@@ -49,6 +50,56 @@ pub fn layout(src: &str, base: u64) -> Result<Layout<'_>, Vec<ProgramError>> {
     }
 }
 
+/// One line of assembly split into its parts: `/*0040*/ .L_a: INSN ; // comment`.
+/// Offsets are bytes into the line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LineParts<'a> {
+    /// The `/*…*/` address prefix: where it is, and its address or, when it is not
+    /// a hex address, the text between the delimiters.
+    pub prefix: Option<(Range<usize>, Result<u64, &'a str>)>,
+    /// The labels defined on the line (`name:`, several allowed), with their offsets.
+    pub labels: Vec<(usize, &'a str)>,
+    /// The instruction's offset and text (no comment, no `;`); empty when there is none.
+    pub insn: (usize, &'a str),
+}
+
+/// Splits one line (programs and the spec's `__Examples` alike). The error is the
+/// offset of a `/*` without its `*/`.
+pub fn split_line(line: &str) -> Result<LineParts<'_>, usize> {
+    let code = super::lex::strip_comment(line);
+    let skip_ws = |p: usize| code.len() - code[p..].trim_start_matches([' ', '\t']).len();
+    let mut pos = skip_ws(0);
+    let mut prefix = None;
+    if code[pos..].starts_with("/*") {
+        // The `*/` after the `/*` (in `/*/` the two overlap).
+        let close = code[pos + 2..].find("*/").ok_or(pos)? + 2;
+        let inner = code[pos + 2..pos + close].trim();
+        let digits = inner.strip_prefix("0x").unwrap_or(inner);
+        let addr = crate::syntax::lexer::parse_digits(digits, 16)
+            .and_then(|v| u64::try_from(v).ok())
+            .ok_or(inner);
+        prefix = Some((pos..pos + close + 2, addr));
+        pos = skip_ws(pos + close + 2);
+    }
+    let mut labels = Vec::new();
+    loop {
+        let rest = &code[pos..];
+        let name_len = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '$'))
+            .unwrap_or(rest.len());
+        if name_len == 0 || !rest[name_len..].starts_with(':') {
+            break;
+        }
+        labels.push((pos, &rest[..name_len]));
+        pos = skip_ws(pos + name_len + 1);
+    }
+    Ok(LineParts {
+        prefix,
+        labels,
+        insn: (pos, &code[pos..]),
+    })
+}
+
 /// The layout as far as it can be made, and the errors found on the way (a line with
 /// a bad label or address prefix keeps its instruction, so it is still assembled).
 fn layout_all(src: &str, base: u64) -> (Layout<'_>, Vec<ProgramError>) {
@@ -58,77 +109,51 @@ fn layout_all(src: &str, base: u64) -> (Layout<'_>, Vec<ProgramError>) {
     for (i, raw) in src.lines().enumerate() {
         let lineno = i + 1;
         let line = raw.strip_suffix('\r').unwrap_or(raw);
-        let code_end = line.find("//").unwrap_or(line.len());
-        let mut pos = 0;
-        let skip_ws = |p: &mut usize| {
-            while line[*p..code_end].starts_with([' ', '\t']) {
-                *p += 1;
+        let parts = match split_line(line) {
+            Ok(parts) => parts,
+            Err(at) => {
+                let message = "unterminated `/*` address prefix".into();
+                errors.push(err(lineno, line, at, message));
+                continue;
             }
         };
-        skip_ws(&mut pos);
-        // `/*0040*/` address prefix.
-        if line[pos..code_end].starts_with("/*") {
-            // The `*/` after the `/*` (in `/*/` the two overlap).
-            let Some(close) = line[pos + 2..code_end].find("*/").map(|c| c + 2) else {
-                errors.push(err(
-                    lineno,
-                    line,
-                    pos,
-                    "unterminated `/*` address prefix".into(),
-                ));
-                continue;
-            };
-            let inner = line[pos + 2..pos + close].trim();
-            let value = u64::from_str_radix(inner.trim_start_matches("0x"), 16).ok();
-            match value {
-                Some(v) if v == addr => {}
-                // The first instruction's prefix sets where the program starts, so a
-                // disassembly made with `--base` assembles back unchanged.
-                Some(v) if out.lines.is_empty() && v % INST_SIZE == 0 => {
-                    for a in out.labels.values_mut() {
-                        *a = v;
-                    }
-                    addr = v;
+        match parts.prefix {
+            None => {}
+            Some((_, Ok(v))) if v == addr => {}
+            // The first instruction's prefix sets where the program starts, so a
+            // disassembly made with `--base` assembles back unchanged.
+            Some((_, Ok(v))) if out.lines.is_empty() && v % INST_SIZE == 0 => {
+                for a in out.labels.values_mut() {
+                    *a = v;
                 }
-                Some(v) => errors.push(err(
-                    lineno,
-                    line,
-                    pos,
-                    format!("address prefix {v:#06x} does not match this instruction's address {addr:#06x}"),
-                )),
-                None => errors.push(err(lineno, line, pos, format!("`/*{inner}*/` is not a hex address"))),
+                addr = v;
             }
-            pos += close + 2;
-            skip_ws(&mut pos);
+            Some((at, Ok(v))) => errors.push(err(
+                lineno,
+                line,
+                at.start,
+                format!(
+                    "address prefix {v:#06x} does not match this instruction's address {addr:#06x}"
+                ),
+            )),
+            Some((at, Err(inner))) => errors.push(err(
+                lineno,
+                line,
+                at.start,
+                format!("`/*{inner}*/` is not a hex address"),
+            )),
         }
-        // Labels `name:` (several allowed).
-        loop {
-            let rest = &line[pos..code_end];
-            let name_len = rest
-                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '$'))
-                .unwrap_or(rest.len());
-            if name_len > 0 && rest[name_len..].starts_with(':') {
-                let name = &rest[..name_len];
-                if out.labels.insert(name, addr).is_some() {
-                    errors.push(err(
-                        lineno,
-                        line,
-                        pos,
-                        format!("label `{name}` is defined twice"),
-                    ));
-                }
-                pos += name_len + 1;
-                skip_ws(&mut pos);
-            } else {
-                break;
+        for (at, name) in parts.labels {
+            if out.labels.insert(name, addr).is_some() {
+                let message = format!("label `{name}` is defined twice");
+                errors.push(err(lineno, line, at, message));
             }
         }
-        let text = line[pos..code_end].trim_end();
-        let text = text.strip_suffix(';').unwrap_or(text).trim_end();
+        let (at, text) = parts.insn;
         if text.is_empty() {
             continue;
         }
-        out.lines.push((lineno, pos, text, addr));
+        out.lines.push((lineno, at, text, addr));
         addr += INST_SIZE;
     }
     (out, errors)
@@ -196,6 +221,34 @@ mod tests {
         assert_eq!((e[0].line, e[0].column), (2, 1));
         assert!(e[0].message.contains("does not match"));
         assert_eq!((e[1].line, e[1].column), (4, 1));
+    }
+
+    #[test]
+    fn split_line_parts_and_offsets() {
+        let p = split_line("  /* 0x40 */ .L_a: .L_b:\tNOP ; // c").unwrap();
+        assert_eq!(p.prefix, Some((2..12, Ok(0x40))));
+        assert_eq!(p.labels, [(13, ".L_a"), (19, ".L_b")]);
+        assert_eq!(p.insn, (25, "NOP"));
+        let p = split_line("// only a comment").unwrap();
+        assert_eq!((p.prefix, p.labels.len(), p.insn), (None, 0, (0, "")));
+        assert_eq!(split_line("x /*/").unwrap().insn, (0, "x /*/"));
+        assert_eq!(split_line(" /*/ NOP"), Err(1));
+        // Only hex digits (and `_`) make an address.
+        for bad in [
+            "0x+40",
+            "+40",
+            "0x0x40",
+            "-0",
+            "",
+            "0x1_0000_0000_0000_0000",
+        ] {
+            let line = format!("/*{bad}*/ NOP");
+            assert_eq!(
+                split_line(&line).unwrap().prefix.unwrap().1,
+                Err(bad),
+                "{bad}"
+            );
+        }
     }
 
     #[test]

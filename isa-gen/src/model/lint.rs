@@ -998,36 +998,41 @@ impl<'m> Cx<'m> {
         line: &CodeLine,
         diags: &mut Diagnostics,
     ) -> bool {
-        let text = &line.text;
-        let code = crate::asm::lex::strip_comment(text);
-        // `/*0010*/` address prefix: the instruction's address (for branch targets).
-        let mut pos = code.len() - code.trim_start().len();
-        let mut addr = 0u64;
-        if code[pos..].starts_with("/*") {
-            if let Some(close) = code[pos..].find("*/") {
-                let inner = code[pos + 2..pos + close].trim();
-                addr = u64::from_str_radix(inner.trim_start_matches("0x"), 16).unwrap_or(0);
-                pos += close + 2;
+        let parts = match crate::asm::program::split_line(&line.text) {
+            Ok(parts) => parts,
+            Err(at) => {
+                let mut stats = self.stats.get();
+                stats.warned += 1;
+                self.stats.set(stats);
+                diags.push(
+                    Diagnostic::warning(
+                        sub_span(line, at, at + 2),
+                        "example has an unterminated `/*` address prefix",
+                    )
+                    .with_label("no `*/` after this"),
+                );
+                return true;
             }
-        }
-        // Labels `name:` before the instruction.
-        loop {
-            let rest = code[pos..].trim_start();
-            pos = code.len() - rest.len();
-            let n = rest
-                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '$'))
-                .unwrap_or(rest.len());
-            if n > 0 && rest[n..].starts_with(':') {
-                pos += n + 1;
-            } else {
-                break;
+        };
+        // `/*0010*/`: the instruction's address (for branch targets).
+        let addr = match parts.prefix {
+            None => 0,
+            Some((_, Ok(addr))) => addr,
+            Some((at, Err(inner))) => {
+                diags.push(
+                    Diagnostic::warning(
+                        sub_span(line, at.start, at.end),
+                        format!("example address prefix `/*{inner}*/` is not a hex address"),
+                    )
+                    .with_label("read as address 0"),
+                );
+                0
             }
-        }
-        let insn = code[pos..].trim();
+        };
+        let (start, insn) = parts.insn;
         if insn.is_empty() {
             return false;
         }
-        let start = pos + (code[pos..].len() - code[pos..].trim_start().len());
         // Examples are fragments: a label they reference stands for the next instruction.
         let labels = |_: &str| Some(addr + crate::asm::program::INST_SIZE);
         let mut stats = self.stats.get();
@@ -1678,6 +1683,43 @@ __DefOpcode MOV_I : [MOV]
                 "example of `ADD` assembles as `MOV_I`, which is not one of its opcodes",
             )],
         );
+    }
+
+    #[test]
+    fn example_address_prefixes() {
+        // A good prefix, with a label: no warning.
+        let t = edit(GOOD, "ADD R1, R2, R3;", "/*0x0040*/ .L_x: ADD R1, R2, R3;");
+        assert_warnings(&check(&t), &[]);
+        // `/*/`: the `/*` and `*/` overlap, so the prefix is unterminated (it sliced
+        // `[2..1]` and panicked `isa check`).
+        let t = edit(GOOD, "ADD R1, R2, R3;", "/*/ ADD R1, R2, R3;");
+        let c = check(&t);
+        assert_warnings(
+            &c,
+            &[(
+                at(&t, "/*/ ADD", "/*"),
+                "example has an unterminated `/*` address prefix",
+            )],
+        );
+        assert_eq!(c.examples.warned, 1);
+        // Not a hex address: warned, and the line still assembles (at address 0), as
+        // do the five other examples of the test spec.
+        for bad in ["0x+40", "0x0x40", "zz"] {
+            let t = edit(
+                GOOD,
+                "ADD R1, R2, R3;",
+                &format!("/* {bad} */ ADD R1, R2, R3;"),
+            );
+            let c = check(&t);
+            assert_warnings(
+                &c,
+                &[(
+                    at(&t, "*/ ADD", "/*"),
+                    &format!("example address prefix `/*{bad}*/` is not a hex address"),
+                )],
+            );
+            assert_eq!((c.examples.assembled, c.examples.warned), (6, 0), "{bad}");
+        }
     }
 
     #[test]
