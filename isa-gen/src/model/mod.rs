@@ -240,6 +240,19 @@ pub fn mask(start: u32, width: u32) -> u128 {
     m << start
 }
 
+impl OperandKind {
+    /// The fields the operand is written from: one, the two of a composite, or none.
+    pub fn fields(self) -> impl Iterator<Item = usize> {
+        let (first, second) = match self {
+            OperandKind::Field(f) => (Some(f), None),
+            OperandKind::CMemIndexed { mem, reg } => (Some(mem), Some(reg)),
+            OperandKind::RegIndexed { reg, offset, .. } => (Some(reg), Some(offset)),
+            OperandKind::Word(_) => (None, None),
+        };
+        first.into_iter().chain(second)
+    }
+}
+
 /// An operand of an opcode: an item of `Order`.
 #[derive(Debug, Clone)]
 pub struct Operand {
@@ -360,16 +373,7 @@ impl Opcode {
 
     /// Fields that are operands, in `Order` (composite operands contribute each field).
     pub fn operand_fields(&self) -> Vec<usize> {
-        let mut out = Vec::new();
-        for op in &self.order {
-            match op.kind {
-                OperandKind::Field(f) => out.push(f),
-                OperandKind::CMemIndexed { mem, reg } => out.extend([mem, reg]),
-                OperandKind::RegIndexed { reg, offset, .. } => out.extend([reg, offset]),
-                OperandKind::Word(_) => {}
-            }
-        }
-        out
+        self.order.iter().flat_map(|op| op.kind.fields()).collect()
     }
 
     /// Sub-fields attached to `field`.

@@ -965,15 +965,12 @@ impl<'a> Resolver<'a> {
                     let Some(op) = self.operand(&mut fields, item) else {
                         continue;
                     };
-                    let used = match op.kind {
-                        OperandKind::Field(f) => vec![f],
-                        OperandKind::CMemIndexed { mem, reg } => vec![mem, reg],
-                        OperandKind::RegIndexed { reg, offset, .. } => vec![reg, offset],
-                        OperandKind::Word(_) => Vec::new(),
-                    };
                     // Written twice, a field could be given two different values, and
                     // a printed instruction would not say which one it holds.
-                    if let Some(&(f, first)) = placed.iter().find(|(f, _)| used.contains(f)) {
+                    let again = placed
+                        .iter()
+                        .find(|&&(p, _)| op.kind.fields().any(|f| f == p));
+                    if let Some(&(f, first)) = again {
                         let d = Diagnostic::error(
                             op.span,
                             format!("`{}` is in `Order` twice", fields[f].name),
@@ -983,7 +980,7 @@ impl<'a> Resolver<'a> {
                         self.field_error(d);
                         continue;
                     }
-                    placed.extend(used.into_iter().map(|f| (f, op.span)));
+                    placed.extend(op.kind.fields().map(|f| (f, op.span)));
                     order.push(op);
                 }
             }
