@@ -25,7 +25,7 @@ pub const MAX_TYPE_WIDTH: u128 = 64;
 /// Deepest inheritance chain accepted (guards against pathological specs).
 pub const MAX_DEPTH: usize = 256;
 /// Most fields an opcode can have: one bit each, none overlapping.
-pub const MAX_FIELDS: usize = 128;
+pub const MAX_FIELDS: usize = u128::BITS as usize;
 
 /// Builds and validates the model. Returns `None` when there are errors (all of them
 /// are in `diags`).
