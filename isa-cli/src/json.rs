@@ -28,7 +28,7 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
     let (paths, output) = crate::doc::spec_args(args, "json")?;
     let checked = crate::load_and_check(&paths)?;
     let Some(doc) = document(&checked) else {
-        eprintln!("{}", crate::summary(&checked));
+        errln!("{}", crate::summary(&checked));
         return Ok(ExitCode::from(1));
     };
     let mut text = serde_json::to_string_pretty(&doc).map_err(|e| e.to_string())?;
@@ -40,7 +40,7 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
         Some(out) => {
             crate::doc::refuse_inputs(std::path::Path::new(out), &paths)?;
             std::fs::write(out, text).map_err(|e| format!("{out}: {e}"))?;
-            eprintln!("{}; wrote {out}", crate::summary(&checked));
+            errln!("{}; wrote {out}", crate::summary(&checked));
         }
     }
     Ok(ExitCode::SUCCESS)

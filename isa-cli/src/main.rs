@@ -19,6 +19,22 @@ use std::process::ExitCode;
 
 use codespan_reporting::term::termcolor::{BufferedStandardStream, ColorChoice};
 
+// `println!` and `eprintln!` panic when the reader has gone (`isa check … 2>&1 | head`:
+// Rust ignores SIGPIPE, so the write fails with a broken pipe). Messages are written
+// with these instead, which drop what cannot be written and keep the exit status.
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
+macro_rules! errln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 mod asm;
 mod doc;
 mod json;
@@ -57,7 +73,7 @@ fn main() -> ExitCode {
     match run(&args) {
         Ok(code) => code,
         Err(msg) => {
-            eprintln!("isa: {msg}");
+            errln!("isa: {msg}");
             ExitCode::from(2)
         }
     }
@@ -65,12 +81,12 @@ fn main() -> ExitCode {
 
 fn run(args: &[String]) -> Result<ExitCode, String> {
     let Some((cmd, rest)) = args.split_first() else {
-        eprintln!("{USAGE}");
+        errln!("{USAGE}");
         return Ok(ExitCode::from(2));
     };
     // `isa CMD --help` as well as `isa help`.
     if rest.iter().any(|a| a == "-h" || a == "--help") {
-        println!("{USAGE}");
+        outln!("{USAGE}");
         return Ok(ExitCode::SUCCESS);
     }
     match cmd.as_str() {
@@ -82,7 +98,7 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
         "json" => json::run(rest),
         "run" => Ok(run::run(rest)),
         "help" | "-h" | "--help" => {
-            println!("{USAGE}");
+            outln!("{USAGE}");
             Ok(ExitCode::SUCCESS)
         }
         other => Err(format!(
@@ -170,7 +186,7 @@ fn summary(checked: &isa_gen::Checked) -> String {
 fn check(args: &[String]) -> Result<ExitCode, String> {
     let (paths, _) = paths_and_output(args, false)?;
     let checked = load_and_check(&paths)?;
-    println!("{}", summary(&checked));
+    outln!("{}", summary(&checked));
     Ok(if checked.has_errors() {
         ExitCode::from(1)
     } else {
@@ -195,7 +211,7 @@ fn gen(args: &[String]) -> Result<ExitCode, String> {
     }
     let checked = load_and_check(&paths)?;
     let Some(code) = checked.generate() else {
-        eprintln!("{}", summary(&checked));
+        errln!("{}", summary(&checked));
         return Ok(ExitCode::from(1));
     };
     if output == "-" {
@@ -204,7 +220,7 @@ fn gen(args: &[String]) -> Result<ExitCode, String> {
             .map_err(|e| e.to_string())?;
     } else {
         std::fs::write(&output, code).map_err(|e| format!("{output}: {e}"))?;
-        eprintln!("{}; wrote {output}", summary(&checked));
+        errln!("{}; wrote {output}", summary(&checked));
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -239,7 +255,7 @@ fn asm_cmd(args: &[String]) -> Result<ExitCode, String> {
         Ok(w) => w.into_iter().map(|(_, w)| w).collect(),
         Err(errors) => {
             for e in errors {
-                eprintln!("{e}");
+                errln!("{e}");
             }
             return Ok(ExitCode::from(1));
         }
@@ -327,10 +343,10 @@ fn disasm_cmd(args: &[String]) -> Result<ExitCode, String> {
         .write_all(text.as_bytes())
         .map_err(|e| e.to_string())?;
     for p in &problems {
-        eprintln!("warning: {p}");
+        errln!("warning: {p}");
     }
     for b in &bad_words {
-        eprintln!("isa disasm: {b}");
+        errln!("isa disasm: {b}");
     }
     Ok(if !bad_words.is_empty() {
         ExitCode::from(2)

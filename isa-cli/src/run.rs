@@ -30,6 +30,7 @@
 
 use std::collections::BTreeSet;
 use std::fmt::{self, Write as _};
+use std::io::Write as _;
 use std::process::ExitCode;
 
 use isa::{Pred, Reg, SReg, UPred, UReg};
@@ -49,7 +50,7 @@ pub fn run(args: &[String]) -> ExitCode {
     match run_inner(args) {
         Ok(code) => code,
         Err(msg) => {
-            eprintln!("{msg}");
+            errln!("{msg}");
             ExitCode::from(1)
         }
     }
@@ -115,11 +116,13 @@ fn run_inner(args: &[String]) -> Result<ExitCode, String> {
             Some(format!("{path}:{line} runtime fault: {f}"))
         }
     };
-    print!("{}", render(&m, given_breg, fault.as_deref()));
+    std::io::stdout()
+        .write_all(render(&m, given_breg, fault.as_deref()).as_bytes())
+        .map_err(|e| format!("isa run: {e}"))?;
     match fault {
         None => Ok(ExitCode::SUCCESS),
         Some(msg) => {
-            eprintln!("{msg}");
+            errln!("{msg}");
             Ok(ExitCode::from(2))
         }
     }

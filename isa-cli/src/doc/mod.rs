@@ -84,7 +84,7 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
     }
     let checked = crate::load_and_check(&paths)?;
     let Some(site) = site(&checked) else {
-        eprintln!("{}", crate::summary(&checked));
+        errln!("{}", crate::summary(&checked));
         return Ok(ExitCode::from(1));
     };
     std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
@@ -92,7 +92,7 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
         let path = dir.join(&p.file);
         std::fs::write(&path, &p.html).map_err(|e| format!("{}: {e}", path.display()))?;
     }
-    eprintln!(
+    errln!(
         "{}; wrote {} pages to {}",
         crate::summary(&checked),
         site.pages.len(),
