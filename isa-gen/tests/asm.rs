@@ -302,6 +302,9 @@ const BAD: &[(&str, usize, &str)] = &[
     ("UIADD UR63, UR1, UR2", 7, "`UIADD` operand 1 (URd): expected a UReg, found UR63 (`UR63` does not exist: `UReg` has UR0..UR62 and URZ)"),
     ("GETUGPR UR1, UR[UR2+0x100]", 14, "`GETUGPR` operand 2 (UR[URa+SImm7]): index offset 0x100 does not fit (-0x40..=0x3f)"),
     ("GETUGPR UR1, UR[R2]", 14, "expected a UReg as the index, found `R2`"),
+    // An indexed register is printed bare: a symbol written on it would be dropped.
+    ("GETUGPR UR1, -UR[UR2+0x3f]", 14, "`GETUGPR` operand 2 (UR[URa+SImm7]): this operand does not take a `-` prefix"),
+    ("GETUGPR UR1, UR[UR2+0x3f].B1", 14, "`GETUGPR` operand 2 (UR[URa+SImm7]): this operand does not take a `.B1` suffix"),
     // Constant memory.
     ("ULDC UR0, cmem[0x0][0x160]", 11, "constant memory is written `c[bank][offset]`, not `cmem[…]`"),
     ("ULDC UR0, c[0x0][", 18, "expected a register or an offset, found end of line"),

@@ -178,3 +178,27 @@ fn operand_value_starting_with_digits() {
         "`sreg` is an operand, written as its value's name, but its type `SReg` has the value `127SR_LANEID`, which reads as a number",
     );
 }
+
+/// spec_text: `Bitwidth<ura> = 33` makes `ura` a register pair and a mangled sub-field
+/// name gives it a `.VALUE` suffix, so `UIADD_UI` printed `UR[0:1].False`, which the
+/// assembler did not read: it lexed no suffix after a bracketed operand. Now it does,
+/// and the printed line reads back.
+#[test]
+fn register_range_with_a_suffix() {
+    let c = checked("spec_text", "register-range-with-a-suffix.isa");
+    let model = c.model.as_ref().expect("the spec checks");
+    let asm = isa_gen::asm::Assembler::new(model);
+    let none = |_: &str| None;
+    let d = asm
+        .parse_line("UIADD UR0, UR[0:1].False, 0x0", 0, &none)
+        .unwrap_or_else(|e| panic!("{}", e.message));
+    assert_eq!(model.opcodes[d.opcode].name, "UIADD_UI");
+    let again = asm
+        .parse_line("UIADD UR0, UR[0:1].True, 0x0", 0, &none)
+        .unwrap();
+    assert_ne!(
+        model.encode(&d),
+        model.encode(&again),
+        "the suffix is encoded"
+    );
+}

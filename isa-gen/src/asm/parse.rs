@@ -896,6 +896,16 @@ fn assign(
             if *f != rf.prefix {
                 return Assign::Mismatch;
             }
+            // Printed bare: a written symbol would be dropped.
+            if let Some(p) = tok.prefix {
+                return Assign::Invalid(format!("this operand does not take a `{p}` prefix"));
+            }
+            if let Some(sfx) = tok.suffix {
+                return Assign::Invalid(format!(
+                    "this operand does not take a `.{sfx}` suffix{}",
+                    suffix_owner(a, opcode, sfx)
+                ));
+            }
             let Some(code) = model
                 .ty(op.fields[reg].ty)
                 .reg_file()

@@ -217,9 +217,10 @@ fn operand_text(a: &Assembler, d: &Decoded, o: &Operand, addr: u64) -> String {
             let is_zero = rf.is_some_and(|r| !(r.lo..=r.hi).contains(&v[reg]));
             let reg_text = (!is_zero).then(|| reg_name(model, op, reg, v[reg]));
             format!(
-                "{}{}",
+                "{}{}{}",
                 prefixes(a, d, mem),
-                cmem_text(v[mem], offset_bits, reg_text)
+                cmem_text(v[mem], offset_bits, reg_text),
+                suffixes(a, d, mem)
             )
         }
         OperandKind::RegIndexed { file, reg, offset } => {

@@ -179,6 +179,7 @@ impl Gen<'_> {
             OperandKind::CMemIndexed { mem, reg } => {
                 let mid = self.field_ident(&op.fields[mem]);
                 let pre = self.prefix_stmts(a, opcode, mem);
+                let suf = self.suffix_stmts(a, opcode, mem);
                 let rid = self.field_ident(&op.fields[reg]);
                 let reg_text = self.write_reg(op, reg);
                 quote! {
@@ -198,6 +199,7 @@ impl Gen<'_> {
                         }
                     }
                     w.write_char(']')?;
+                    #suf
                 }
             }
             OperandKind::RegIndexed { file, reg, offset } => {

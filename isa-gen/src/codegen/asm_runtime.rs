@@ -688,14 +688,6 @@ fn operand<'a>(c: &mut Cur<'a>) -> Result<Tok<'a>, AsmError> {
                     return Err(AsmError::new(core_start, c.pos, AsmErrorKind::Msg(msg)));
                 }
             };
-            // A `.B1`-style suffix is not valid on a number, but is lexed so that the
-            // parser can say which operand it belongs to.
-            if c.rest().starts_with('.')
-                && c.rest()[1..].starts_with(|ch: char| ch.is_ascii_alphanumeric())
-            {
-                c.pos += 1;
-                suffix = Some(c.take(is_word));
-            }
             core
         }
         Some(b) if b.is_ascii_alphabetic() || b == b'_' => {
@@ -792,6 +784,16 @@ fn operand<'a>(c: &mut Cur<'a>) -> Result<Tok<'a>, AsmError> {
         }
         Some(_) => return Err(c.err("an operand")),
     };
+    // A `.B1`-style suffix after a number, a label or a bracketed operand (a dotted name
+    // holds its own): lexed here so that the parser takes it (`UR[0:1].H1`, as the
+    // printer writes a sub-field of a register range) or says which operand it belongs to.
+    if !matches!(core, TokCore::Name(_))
+        && c.rest().starts_with('.')
+        && c.rest()[1..].starts_with(|ch: char| ch.is_ascii_alphanumeric())
+    {
+        c.pos += 1;
+        suffix = Some(c.take(is_word));
+    }
     Ok(Tok {
         prefix,
         core,
@@ -1323,6 +1325,13 @@ fn read(
             };
             if file != prefix {
                 return Read::Kind;
+            }
+            // Printed bare: a written symbol would be dropped.
+            if let Some(p) = tok.prefix {
+                return Read::Bad(Problem::Prefix(p));
+            }
+            if tok.suffix.is_some() {
+                return Read::Bad(Problem::Suffix);
             }
             let Some(code) = reg_name(r) else {
                 return Read::Bad(Problem::Index);
