@@ -4,8 +4,11 @@
 //!
 //! 1. [`syntax`]: a nom parser turns each `.isa` file into an AST with source spans;
 //! 2. [`model`]: names are resolved, inheritance flattened, every field classified and
-//!    everything validated into a [`model::Model`]; lints add located warnings;
-//! 3. [`codegen`]: the model becomes Rust source (syn/quote, formatted by prettyplease).
+//!    everything validated into a [`model::Model`];
+//! 3. [`asm`]: the interpreting assembler and printer over the model;
+//! 4. [`lint`]: located warnings for inconsistencies that do not stop generation (it
+//!    assembles the spec's `__Examples`, so it comes after [`asm`]);
+//! 5. [`codegen`]: the model becomes Rust source (syn/quote, formatted by prettyplease).
 //!
 //! [`diag`] collects errors and warnings from every stage and renders them with the
 //! source line and a caret. [`model::interp`] can encode and decode instructions of any
@@ -26,6 +29,7 @@
 pub mod asm;
 pub mod codegen;
 pub mod diag;
+pub mod lint;
 pub mod model;
 pub mod source;
 pub mod suggest;
@@ -52,7 +56,7 @@ pub struct Checked {
     pub model: Option<Model>,
     pub diagnostics: Diagnostics,
     /// How the `__Examples` lines fared (when there is a model).
-    pub examples: model::lint::ExampleStats,
+    pub examples: lint::ExampleStats,
 }
 
 impl Spec {
@@ -86,11 +90,11 @@ impl Spec {
             .map(|(id, _)| syntax::parse_file(&self.sources, id, &mut diagnostics))
             .collect();
         let mut model = model::resolve::build(&files, &mut diagnostics);
-        let mut examples = model::lint::ExampleStats::default();
+        let mut examples = lint::ExampleStats::default();
         if let Some(m) = &model {
             let clashes = codegen::names::check(m);
             if clashes.is_empty() {
-                examples = model::lint::run(m, &self.sources, &mut diagnostics);
+                examples = lint::run(m, &self.sources, &mut diagnostics);
             } else {
                 diagnostics.items.extend(clashes);
                 model = None;

@@ -4,13 +4,12 @@
 //! definitions with inheritance resolved, and for each opcode its complete field list
 //! with every field classified (fixed, operand, modifier, sub-field), its operands in
 //! `Order`, In/Out lists, bit-width expressions, assembly converters and exception
-//! conditions, all type-checked. [`lint`] adds warnings for inconsistencies that do not
-//! stop generation. [`interp`] encodes and decodes words by interpreting the model (the
+//! conditions, all type-checked. The lints (`crate::lint`, a later stage: they use the
+//! assembler) add warnings for inconsistencies that do not stop generation. [`interp`] encodes and decodes words by interpreting the model (the
 //! slow tier, used by tools and as the oracle for the generated code).
 
 pub mod expr;
 pub mod interp;
-pub mod lint;
 pub mod resolve;
 
 use crate::source::Span;

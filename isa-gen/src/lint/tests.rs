@@ -1,0 +1,753 @@
+
+use crate::syntax::ast::DocKind;
+use crate::Checked;
+
+/// Types and the root group the test specs share.
+const BASE: &str = r#"__DefGroup ALL
+
+__DefRegFile Reg<8>
+    R 0..254;
+    RZ = 255;
+
+__DefRegFile Pred<3>
+    P 0..6;
+    PT = 7;
+
+__DefOperandWord PR : Pred 0..6
+
+__DefImmediate UImm16<16> unsigned
+
+__DefConstMem CMem<22> bank<5> offset<17>
+
+__DefBitFieldType Optype<8>
+    ADD = 1;
+    MOV = 2;
+
+__DefBitFieldType SType<4>
+    X = 0;
+    R = 1;
+    I = 2;
+    C = 3;
+
+__DefBitFieldType PModi<1>
+    False = 0;
+    True = 1;
+
+__DefBitFieldType Half<1>
+    LO = 0;
+    HI = 1;
+
+__DefBitFieldType Width<2>
+    W32 = 0;
+    W64 = 1;
+    W128 = 2;
+
+__DefGroup G : [ALL]
+  __Encoding
+    field<12, 3> Pred pg = PT;
+    field<15, 1> PModi pg.not = False;
+"#;
+
+/// A consistent spec; each test breaks one thing in it.
+const GOOD: &str = r#"__DefOptype ADD : [G]
+  __Encoding
+    field<0, 8> Optype optype == ADD;
+    field<16, 8> Reg rd;
+    field<24, 8> Reg ra;
+    field<80, 1> Half half = LO;
+    field<81, 2> Width width = W32;
+    field<84, 1> PModi ra.neg = False;
+  __Syntax
+```asm
+ADD{.half}{.width} Rd, {-}Ra, SrcB      $sched $req ;  // the only form
+
+.half = {.LO*, .HI}
+.width = {.W32*, .W64, .W128}
+```
+  __Examples
+```asm
+ADD R1, R2, R3;   // a comment
+/*0010*/ @!P0 ADD.HI R1, -R2, 0x10 ;
+.L_x_1:
+ADD.W64 R[2:3], R4, c[0x0][0x10];
+.L_x_2: ADD R1, R2, RZ;
+```
+
+__DefOpcode ADD_R : [ADD]
+  __Encoding
+    field<8, 4> SType stype == R;
+    field<32, 8> Reg rb;
+  __OperandInfo
+    InList<pg, ra, rb>;
+    OutList<rd>;
+    Order<pg, rd, ra, rb>;
+    Bitwidth<rd> = 32 + (width == "W64") * 32;
+
+__DefOpcode ADD_I : [ADD]
+  __Encoding
+    field<8, 4> SType stype == I;
+    field<32, 16> UImm16 vb;
+  __OperandInfo
+    InList<pg, ra>;
+    OutList<rd>;
+    Order<pg, rd, ra, vb>;
+    Bitwidth<rd> = 32 + (width == "W64") * 32;
+
+__DefOpcode ADD_C : [ADD]
+  __Encoding
+    field<8, 4> SType stype == C;
+    field<32, 22> CMem vb;
+  __OperandInfo
+    InList<pg, ra>;
+    OutList<rd>;
+    Order<pg, rd, ra, vb>;
+    Bitwidth<rd> = 32 + (width == "W64") * 32;
+
+__DefOptype MOV : [G]
+  __Encoding
+    field<0, 8> Optype optype == MOV;
+  __Syntax
+```asm
+MOV PR{, SrcB}      $sched $req ;
+```
+  __Examples
+```asm
+MOV PR, `(.L_x_1);
+@P1 MOV PR;
+```
+
+__DefOpcode MOV_I : [MOV]
+  __Encoding
+    field<8, 4> SType stype == I;
+    field<32, 16> UImm16 vb = 0x0;
+  __OperandInfo
+    InList<pg>;
+    OutList<PR>;
+    Order<pg, PR, vb>;
+    AsmFormat<vb> = CvtIShift(vb, 4);
+"#;
+
+fn check(text: &str) -> Checked {
+    let c = crate::Spec::from_texts([("base.isa", BASE), ("t.isa", text)]).check();
+    assert!(!c.has_errors(), "{}", c.render_diagnostics());
+    c
+}
+
+/// `text` with the first `from` replaced by `to` (which must be there).
+fn edit(text: &str, from: &str, to: &str) -> String {
+    assert!(text.contains(from), "`{from}` not in the test spec");
+    text.replacen(from, to, 1)
+}
+
+/// `t.isa:LINE:COL` of `token` on the first line of `text` containing `line`.
+fn at(text: &str, line: &str, token: &str) -> String {
+    let (i, l) = text
+        .lines()
+        .enumerate()
+        .find(|(_, l)| l.contains(line))
+        .unwrap_or_else(|| panic!("no line containing `{line}`"));
+    let col = l.find(token).expect("token on the line");
+    format!("t.isa:{}:{}", i + 1, l[..col].chars().count() + 1)
+}
+
+/// Asserts the warnings are exactly `expected` (location, part of the message).
+fn assert_warnings(c: &Checked, expected: &[(String, &str)]) {
+    let got: Vec<(String, String)> = c
+        .diagnostics
+        .warnings()
+        .map(|d| (d.location(&c.sources).to_string(), d.message.clone()))
+        .collect();
+    let ok = got.len() == expected.len()
+        && expected
+            .iter()
+            .all(|(loc, msg)| got.iter().any(|(l, m)| l == loc && m.contains(msg)));
+    assert!(
+        ok,
+        "expected {expected:#?}\ngot:\n{}",
+        c.diagnostics.render_short(&c.sources)
+    );
+}
+
+#[test]
+fn consistent_spec_has_no_warnings() {
+    let c = check(GOOD);
+    assert!(c.diagnostics.items.is_empty(), "{}", c.render_diagnostics());
+}
+
+#[test]
+fn syntax_word_that_is_no_modifier() {
+    let t = edit(GOOD, "ADD{.half}{.width} Rd", "ADD{.half}.SAT{.width} Rd");
+    assert_warnings(
+        &check(&t),
+        &[(
+            at(&t, "ADD{.half}.SAT", ".SAT"),
+            "`.SAT` in the `__Syntax` of `ADD` is neither a modifier",
+        )],
+    );
+}
+
+#[test]
+fn syntax_unknown_mnemonic() {
+    let t = edit(GOOD, "ADD{.half}{.width} Rd", "ADDX{.half}{.width} Rd");
+    assert_warnings(
+        &check(&t),
+        &[(at(&t, "ADDX{", "ADDX"), "unknown mnemonic `ADDX`")],
+    );
+}
+
+#[test]
+fn syntax_operand_count() {
+    let t = edit(GOOD, "Rd, {-}Ra, SrcB ", "Rd, {-}Ra ");
+    assert_warnings(
+        &check(&t),
+        &[(
+            at(&t, "Rd, {-}Ra ", "Rd"),
+            "shows 2 operands, but no `ADD` opcode takes that many",
+        )],
+    );
+    // Optional operands and omittable ones make ranges that only need to meet.
+    let t = edit(GOOD, "MOV PR{, SrcB}", "MOV PR{, SrcB}{, SrcC}");
+    assert_warnings(&check(&t), &[]);
+    let t = edit(GOOD, "MOV PR{, SrcB}", "MOV PR, SrcB, SrcC");
+    assert_warnings(
+        &check(&t),
+        &[(at(&t, "MOV PR, SrcB", "PR"), "shows 3 operands")],
+    );
+}
+
+#[test]
+fn syntax_value_not_of_the_type() {
+    let t = edit(GOOD, ".W64, .W128}", ".W64, .W256}");
+    let c = check(&t);
+    assert_warnings(
+        &c,
+        &[(
+            at(&t, ".width = {", ".W256"),
+            "`.W256` is not a value of `Width`, the type of `.width`",
+        )],
+    );
+    let notes = &c.diagnostics.items[0].notes;
+    assert!(
+        notes.iter().any(|n| n.contains("W32, W64, W128")),
+        "{notes:?}"
+    );
+    assert!(
+        notes.iter().any(|n| n.contains("not listed: `.W128`")),
+        "{notes:?}"
+    );
+}
+
+#[test]
+fn syntax_default_differs_from_encoding() {
+    let t = edit(GOOD, "{.LO*, .HI}", "{.LO, .HI*}");
+    assert_warnings(
+        &check(&t),
+        &[(
+            at(&t, ".half = {", ".HI*"),
+            "marks `.HI` as the default of `.half`, but the encoding's default is `LO`",
+        )],
+    );
+}
+
+#[test]
+fn syntax_required_modifier_with_default() {
+    let t = edit(GOOD, "ADD{.half}{.width} Rd", "ADD.half{.width} Rd");
+    assert_warnings(
+        &check(&t),
+        &[(
+            at(&t, "ADD.half", ".half"),
+            "writes `.half` as required, but the encoding gives it the default `LO`",
+        )],
+    );
+}
+
+#[test]
+fn syntax_prefix_without_sub_field() {
+    let t = edit(GOOD, "{-}Ra, SrcB ", "{-}Ra, {~}SrcB ");
+    assert_warnings(
+        &check(&t),
+        &[(
+            at(&t, "{~}SrcB", "~"),
+            "allows `~` before `SrcB`, but no `ADD` opcode can encode it",
+        )],
+    );
+}
+
+#[test]
+fn syntax_incomplete_value_list() {
+    let t = edit(GOOD, "{.W32*, .W64, .W128}", "{.W32*, .W64}");
+    assert_warnings(
+        &check(&t),
+        &[(
+            at(&t, ".width = {", ".width"),
+            "lists only some values of `.width`: `.W128` is missing",
+        )],
+    );
+}
+
+#[test]
+fn example_undefined_value() {
+    // A name that is no value of any operand's type.
+    let t = edit(GOOD, "ADD R1, R2, R3;", "ADD R1, R2, SR_CLOCK;");
+    assert_warnings(
+        &check(&t),
+        &[(
+            at(&t, "ADD R1, R2, SR_CLOCK", "SR_CLOCK"),
+            "example does not assemble: `ADD` operand 3 (SrcB): expected a Reg, a UImm16 or \
+                 a constant-memory operand c[bank][offset], found SR_CLOCK",
+        )],
+    );
+    // An operand's name instead of a register, with a hint.
+    let t = edit(GOOD, "ADD R1, R2, R3;", "ADD rd, R2, R3;");
+    let c = check(&t);
+    assert_warnings(
+        &c,
+        &[(
+            at(&t, "ADD rd,", "rd"),
+            "example does not assemble: `ADD` operand 1 (Rd): expected a Reg, found rd",
+        )],
+    );
+    assert_eq!(
+        c.diagnostics.items[0].notes,
+        ["`rd` is the operand's name in the spec; write a Reg instead"]
+    );
+}
+
+#[test]
+fn examples_without_code_block() {
+    let t = edit(
+        GOOD,
+        "  __Examples\n```asm\nMOV PR, `(.L_x_1);\n@P1 MOV PR;\n```\n",
+        "  __Examples  \nMOV moves things.\n",
+    );
+    assert_warnings(
+        &check(&t),
+        &[(
+            at(&t, "__Examples  ", "__Examples"),
+            "`__Examples` of `MOV` has no fenced code block",
+        )],
+    );
+}
+
+#[test]
+fn example_stray_comma_and_operand_count() {
+    // A trailing comma: at the comma.
+    let t = edit(GOOD, "ADD R1, R2, R3;", "ADD R1, R2, R3,  ;");
+    assert_warnings(
+        &check(&t),
+        &[(
+            at(&t, "ADD R1, R2, R3,", ",  "),
+            "example does not assemble: stray `,` at the end of the operands",
+        )],
+    );
+    // An empty operand between two commas: at the second.
+    let t = edit(GOOD, "ADD R1, R2, R3;", "ADD R1,, R2, R3;");
+    assert_warnings(
+        &check(&t),
+        &[(
+            at(&t, "ADD R1,,", ", "),
+            "example does not assemble: empty operand: expected an operand before this `,`",
+        )],
+    );
+    // Too few operands: at the end of the operands, naming the first one missing.
+    let t = edit(GOOD, "ADD R1, R2, R3;", "ADD R1, R2;");
+    assert_warnings(
+        &check(&t),
+        &[(
+            at(&t, "ADD R1, R2;", ";"),
+            "example does not assemble: `ADD` operand 3 (SrcB) is missing: expected a Reg, \
+                 a UImm16 or a constant-memory operand c[bank][offset]",
+        )],
+    );
+    // Too many: at the first operand too many.
+    let t = edit(GOOD, "ADD R1, R2, R3;", "ADD R1, R2, R3, R4;");
+    assert_warnings(
+        &check(&t),
+        &[(
+            at(&t, "ADD R1, R2, R3, R4;", "R4"),
+            "example does not assemble: too many operands: `ADD` takes 3, found 4",
+        )],
+    );
+}
+
+#[test]
+fn example_operand_kinds() {
+    // A predicate where a register belongs.
+    let t = edit(GOOD, "ADD R1, R2, R3;", "ADD R1, P2, R3;");
+    assert_warnings(
+        &check(&t),
+        &[(
+            at(&t, "ADD R1, P2", "P2"),
+            "example does not assemble: `ADD` operand 2 (Ra): expected a Reg, found P2",
+        )],
+    );
+    // A negation no sub-field encodes.
+    let t = edit(GOOD, "ADD R1, R2, R3;", "ADD R1, R2, -R3;");
+    assert_warnings(
+        &check(&t),
+        &[(
+            at(&t, "ADD R1, R2, -R3", "-R3"),
+            "example does not assemble: `ADD` operand 3 (SrcB): this operand does not take \
+                 a `-` prefix",
+        )],
+    );
+    // A register range wider than the operand's bit width.
+    let t = edit(GOOD, "ADD R1, R2, R3;", "ADD R[0:1], R2, R3;");
+    assert_warnings(
+        &check(&t),
+        &[(
+            at(&t, "ADD R[0:1]", "R[0:1]"),
+            "example does not assemble: `ADD` operand 1 (Rd): R[0:1] is 64 bits but the \
+                 operand is 32 bits here",
+        )],
+    );
+    // The width follows the modifiers: `.W64` makes `Rd` a range.
+    let t = edit(GOOD, "ADD R1, R2, R3;", "ADD.W64 R1, R2, R3;");
+    assert_warnings(
+        &check(&t),
+        &[(
+            at(&t, "ADD.W64 R1", "R1"),
+            "example does not assemble: `ADD.W64` operand 1 (Rd): a 64-bit operand: write \
+                 the register range R[1:2]",
+        )],
+    );
+}
+
+#[test]
+fn example_mnemonic_checks() {
+    // An unknown modifier: at the `.`, with the modifiers there are.
+    let t = edit(GOOD, "ADD R1, R2, R3;", "ADD.SAT R1, R2, R3;");
+    let c = check(&t);
+    assert_warnings(
+        &c,
+        &[(
+            at(&t, "ADD.SAT", ".SAT"),
+            "example does not assemble: unknown modifier `.SAT` for `ADD`",
+        )],
+    );
+    assert_eq!(
+        c.diagnostics.items[0].notes,
+        ["modifiers of `ADD`: .LO .HI .W32 .W64 .W128"]
+    );
+    let t = edit(GOOD, "ADD R1, R2, R3;", "ADD.HI.LO R1, R2, R3;");
+    assert_warnings(
+        &check(&t),
+        &[(
+            at(&t, "ADD.HI.LO", ".LO"),
+            "example does not assemble: `.LO` and `.HI` both set the `.half` modifier of `ADD`",
+        )],
+    );
+    let t = edit(GOOD, "ADD R1, R2, R3;", "SUB R1, R2, R3;");
+    assert_warnings(
+        &check(&t),
+        &[(
+            at(&t, "SUB R1", "SUB"),
+            "example does not assemble: unknown mnemonic `SUB`",
+        )],
+    );
+    let t = edit(GOOD, "ADD R1, R2, R3;", "DAD R1, R2, R3;");
+    let c = check(&t);
+    assert_warnings(&c, &[(at(&t, "DAD R1", "DAD"), "unknown mnemonic `DAD`")]);
+    assert_eq!(c.diagnostics.items[0].notes, ["did you mean `ADD`?"]);
+    // An instruction of another optype in `ADD`'s examples.
+    let t = edit(GOOD, "ADD R1, R2, R3;", "MOV PR;");
+    assert_warnings(
+        &check(&t),
+        &[(
+            at(&t, "MOV PR;", "MOV"),
+            "example of `ADD` assembles as `MOV_I`, which is not one of its opcodes",
+        )],
+    );
+}
+
+#[test]
+fn example_address_prefixes() {
+    // A good prefix, with a label: no warning.
+    let t = edit(GOOD, "ADD R1, R2, R3;", "/*0x0040*/ .L_x: ADD R1, R2, R3;");
+    assert_warnings(&check(&t), &[]);
+    // `/*/`: the `/*` and `*/` overlap, so the prefix is unterminated (it sliced
+    // `[2..1]` and panicked `isa check`).
+    let t = edit(GOOD, "ADD R1, R2, R3;", "/*/ ADD R1, R2, R3;");
+    let c = check(&t);
+    assert_warnings(
+        &c,
+        &[(
+            at(&t, "/*/ ADD", "/*"),
+            "example has an unterminated `/*` address prefix",
+        )],
+    );
+    assert_eq!(c.examples.warned, 1);
+    // Not a hex address: warned, and the line still assembles (at address 0), as
+    // do the five other examples of the test spec.
+    for bad in ["0x+40", "0x0x40", "zz"] {
+        let t = edit(
+            GOOD,
+            "ADD R1, R2, R3;",
+            &format!("/* {bad} */ ADD R1, R2, R3;"),
+        );
+        let c = check(&t);
+        assert_warnings(
+            &c,
+            &[(
+                at(&t, "*/ ADD", "/*"),
+                &format!("example address prefix `/*{bad}*/` is not a hex address"),
+            )],
+        );
+        assert_eq!((c.examples.assembled, c.examples.warned), (6, 0), "{bad}");
+    }
+}
+
+#[test]
+fn bitwidth_against_siblings() {
+    let t = edit(
+        GOOD,
+        "    Bitwidth<rd> = 32 + (width == \"W64\") * 32;\n\n__DefOpcode ADD_C",
+        "    Bitwidth<rd> = 32;\n\n__DefOpcode ADD_C",
+    );
+    assert_warnings(
+        &check(&t),
+        &[(
+            at(&t, "Bitwidth<rd> = 32;", "Bitwidth"),
+            "`Bitwidth<rd>` of `ADD_I` is 32, but 2 of the 3 `ADD` opcodes that give it \
+                 say 32 + (width == \"W64\") * 32",
+        )],
+    );
+    // No majority: no Bitwidth warning. `ADD_R`'s `Rd` is now 64 bits without
+    // `.W64`, so the examples that use `ADD_R` with a plain `R1` no longer assemble;
+    // `ADD_R` is still reported (it fits every operand by kind), not `ADD_I`/`ADD_C`
+    // (which reject `R3` as their `SrcB`).
+    let t = edit(
+        &t,
+        "Bitwidth<rd> = 32 + (width",
+        "Bitwidth<rd> = 64 + (width",
+    );
+    let range = "example does not assemble: `ADD` operand 1 (Rd): a 64-bit operand: write \
+                     the register range R[1:2]";
+    assert_warnings(
+        &check(&t),
+        &[
+            (at(&t, "ADD R1, R2, R3;", "R1"), range),
+            (at(&t, ".L_x_2: ADD R1, R2, RZ;", "R1"), range),
+        ],
+    );
+}
+
+#[test]
+fn fixed_field_against_opcode_name() {
+    let t = edit(
+        GOOD,
+        "__DefOpcode ADD_R : [ADD]",
+        "__DefOpcode ADD_X : [ADD]",
+    );
+    assert_warnings(
+        &check(&t),
+        &[(
+            at(&t, "stype == R;", "field"),
+            "opcode `ADD_X` is named for `stype == X` but fixes `stype == R`",
+        )],
+    );
+}
+
+/// The bundled spec: no errors, and the known inconsistencies of the ISA authors'
+/// files are reported where they are: every warning, exactly. Every `__Examples`
+/// line either assembles or is one of the "example does not assemble" warnings.
+#[test]
+fn bundled_spec() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../isa-spec");
+    let c = crate::Spec::load(&[dir]).expect("bundled spec").check();
+    assert!(!c.has_errors(), "{}", c.render_diagnostics());
+    let got: Vec<(String, String)> = c
+        .diagnostics
+        .warnings()
+        .map(|d| (d.location(&c.sources).to_string(), d.message.clone()))
+        .collect();
+    let sreg = "expected a SReg (SR_LANEID, SR_EQMASK, SR_LTMASK, SR_LEMASK, …)";
+    let call = "operand 2 (ra or ura or vb): expected a Reg, a UReg or a constant-memory \
+                    operand c[bank][offset]";
+    let cmem = "constant memory is written `c[bank][offset]`, not `cmem[…]`";
+    let cwmode = "`.CLAMP`, `.WRAP` are not values of `CWMode`";
+    let examples: &[(&str, &str)] = &[
+        (
+            "bru.isa:536:11",
+            "only plain labels are supported in `` `(…) ``, found `.Base - . - 0x10`",
+        ),
+        (
+            "bru.isa:632:16",
+            &format!("`CALL.ABS` {call}, found `(.Target)"),
+        ),
+        ("bru.isa:633:16", &format!("`CALL.ABS` {call}, found 0x0")),
+        (
+            "bru.isa:634:16",
+            &format!("`CALL.REL` {call}, found `(.Label)"),
+        ),
+        (
+            "bru.isa:639:23",
+            "`CALL.ABS` operand 3 (offset) is missing: expected a SImm50",
+        ),
+        (
+            "bru.isa:819:10",
+            "expected a space between the mnemonic and its operands, found `,`",
+        ),
+        (
+            "bru.isa:897:13",
+            "`BSSY` operand 2 (syncpoint) is missing: expected a SImm32",
+        ),
+        (
+            "bru.isa:898:14",
+            "`BSSY` operand 2 (syncpoint) is missing: expected a SImm32",
+        ),
+        (
+            "misc.isa:96:9",
+            &format!("`S2R` operand 2 (SRa): {sreg}, found SR_CTAID"),
+        ),
+        (
+            "misc.isa:141:14",
+            &format!("`CS2R` operand 2 (SRa): {sreg}, found SR_CLOCK"),
+        ),
+        (
+            "misc.isa:182:11",
+            &format!("`S2UR` operand 2 (SRa): {sreg}, found SR_CTAID"),
+        ),
+        (
+            "sync.isa:126:9",
+            "`SHFL.UP` operand 1 (pu): expected a Pred, found pu",
+        ),
+        (
+            "udp.isa:54:10",
+            "`ULDC.128` operand 1 (URd): UR[0:3] is 128 bits but the operand is 32 bits here",
+        ),
+        ("udp.isa:281:44", "stray `,` at the end of the operands"),
+        (
+            "udp.isa:284:17",
+            "`UIMAD` operand 2 or 3 (upu or URa): expected a UPred or a UReg, found P0",
+        ),
+        (
+            "udp.isa:712:25",
+            "`ULEA` operand 6 (UImm5Sca) is missing: expected a UImm5",
+        ),
+        ("udp.isa:714:26", cmem),
+        ("udp.isa:715:26", cmem),
+        (
+            "udp.isa:717:21",
+            "`ULEA` operand 3 (URa): expected a UReg, found UP0",
+        ),
+        (
+            "udp.isa:718:42",
+            "`ULEA.HI.X.SX32` operand 6 (UImm5Sca): expected a UImm5, found UP0",
+        ),
+    ];
+    let others: &[(&str, &str)] = &[
+        ("bru.isa:1500:5", "`SYSCALL_X` is named for `stype == X`"),
+        (
+            "sync.isa:455:3",
+            "`__Examples` of `REDUXU` has no fenced code block",
+        ),
+        ("udp.isa:17:21", "`.S1`, `.U1` are not values of `MEMDType`"),
+        (
+            "udp.isa:384:11",
+            "`__Syntax` of `UIMAD_WIDE` writes `.itype` as required",
+        ),
+        ("udp.isa:499:5", "`Bitwidth<urd>` of `UIMAD_WIDE_UUC` is 32"),
+        (
+            "udp.isa:774:13",
+            "`__Syntax` of `UIABS` allows `-` before `SrcB`",
+        ),
+        (
+            "udp.isa:844:22",
+            "`__Syntax` of `UIMNMX` allows `-` before `URa`",
+        ),
+        (
+            "udp.isa:844:30",
+            "`__Syntax` of `UIMNMX` allows `-` before `SrcB`",
+        ),
+        (
+            "udp.isa:1119:21",
+            "`__Syntax` of `UISETP` writes `.itype` as required",
+        ),
+        (
+            "udp.isa:1322:6",
+            "`__Syntax` of `ULOP3` writes `.exbool` as required",
+        ),
+        ("udp.isa:1474:11", cwmode),
+        (
+            "udp.isa:2073:6",
+            "`__Syntax` of `UBMSK` writes `.cwmode` as required",
+        ),
+        ("udp.isa:2075:12", cwmode),
+        ("udp.isa:2186:12", cwmode),
+        ("udp.isa:2284:9", "`__Syntax` of `SETUGPR` shows 1 operand"),
+    ];
+    let expected: Vec<(&str, String)> = examples
+        .iter()
+        .map(|(l, m)| (*l, format!("example does not assemble: {m}")))
+        .chain(others.iter().map(|(l, m)| (*l, m.to_string())))
+        .collect();
+    for (loc, msg) in &expected {
+        assert!(
+            got.iter()
+                .any(|(l, m)| l.ends_with(&format!("/{loc}")) && m.contains(msg.as_str())),
+            "missing warning {loc}: {msg}\n{}",
+            c.diagnostics.render_short(&c.sources)
+        );
+    }
+    assert_eq!(
+        got.len(),
+        expected.len(),
+        "{}",
+        c.diagnostics.render_short(&c.sources)
+    );
+    // Messages carry the assembler's notes.
+    let s2r = c
+        .diagnostics
+        .warnings()
+        .find(|d| {
+            d.location(&c.sources)
+                .to_string()
+                .ends_with("/misc.isa:96:9")
+        })
+        .expect("S2R warning");
+    assert_eq!(
+        s2r.notes,
+        ["did you mean `SR_CTAID.X`, `SR_CTAID.Y` or `SR_CTAID.Z`?"]
+    );
+
+    // Every example line assembled or was warned about, and the counts match the
+    // example lines that hold an instruction (after comments, address prefixes and
+    // labels), counted here independently of the lint.
+    assert_eq!(
+        c.examples,
+        super::ExampleStats {
+            assembled: 90,
+            warned: 20
+        }
+    );
+    assert_eq!(c.examples.warned, examples.len());
+    let model = c.model.as_ref().expect("model");
+    let mut lines = 0;
+    for def in &model.defs {
+        for doc in def.docs.iter().filter(|d| d.kind == DocKind::Examples) {
+            for line in doc.code_blocks.iter().flat_map(|b| &b.lines) {
+                let mut t = line.text.split("//").next().unwrap_or("").trim();
+                if let Some(rest) = t.strip_prefix("/*") {
+                    t = rest.split_once("*/").map_or("", |(_, r)| r).trim();
+                }
+                while let Some((label, rest)) = t.split_once(':') {
+                    if label.is_empty() || label.contains(char::is_whitespace) {
+                        break;
+                    }
+                    t = rest.trim();
+                }
+                if !t.trim_end_matches(';').trim().is_empty() {
+                    lines += 1;
+                }
+            }
+        }
+    }
+    assert_eq!(c.examples.assembled + c.examples.warned, lines);
+    // Our own file is consistent.
+    assert!(
+        !got.iter().any(|(l, _)| l.contains("base.isa")),
+        "{}",
+        c.diagnostics.render_short(&c.sources)
+    );
+}
