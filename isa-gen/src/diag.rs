@@ -18,10 +18,168 @@ pub enum Severity {
     Error,
 }
 
+/// The named kind of a warning: what `isa check --allow NAME` / `--deny NAME` take.
+/// Every warning has one; errors have none (they cannot be allowed).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Lint {
+    /// A field wider than its type (the extra bits are always zero).
+    WideField,
+    /// An opcode with no `__DefOptype` ancestor.
+    NoOptype,
+    /// An `InList`/`OutList` name that is not in `Order`.
+    UnlistedOperand,
+    /// A `__Syntax` line that contradicts the encodings.
+    Syntax,
+    /// An `__Examples` line that does not assemble (or a section without examples).
+    Examples,
+    /// A `Bitwidth` that disagrees with the majority of its sibling opcodes.
+    Bitwidth,
+    /// An opcode name whose suffix contradicts its fixed fields.
+    OpcodeName,
+}
+
+impl Lint {
+    /// Every lint, in the order `isa check --help` lists them.
+    pub const ALL: [Lint; 7] = [
+        Lint::WideField,
+        Lint::NoOptype,
+        Lint::UnlistedOperand,
+        Lint::Syntax,
+        Lint::Examples,
+        Lint::Bitwidth,
+        Lint::OpcodeName,
+    ];
+
+    /// The name users write (`examples`, `opcode-name`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Lint::WideField => "wide-field",
+            Lint::NoOptype => "no-optype",
+            Lint::UnlistedOperand => "unlisted-operand",
+            Lint::Syntax => "syntax",
+            Lint::Examples => "examples",
+            Lint::Bitwidth => "bitwidth",
+            Lint::OpcodeName => "opcode-name",
+        }
+    }
+
+    /// One line saying what it reports.
+    pub fn description(self) -> &'static str {
+        match self {
+            Lint::WideField => "a field wider than its type (the extra bits are always zero)",
+            Lint::NoOptype => "an opcode with no `__DefOptype` ancestor",
+            Lint::UnlistedOperand => "an `InList`/`OutList` name that is not in `Order`",
+            Lint::Syntax => "a `__Syntax` line that contradicts the encodings",
+            Lint::Examples => "an `__Examples` line that does not assemble as its definition",
+            Lint::Bitwidth => "a `Bitwidth` that differs from most sibling opcodes",
+            Lint::OpcodeName => "an opcode name whose suffix contradicts its fixed fields",
+        }
+    }
+
+    /// The lint called `name`, if any.
+    pub fn from_name(name: &str) -> Option<Lint> {
+        Lint::ALL.into_iter().find(|l| l.name() == name)
+    }
+}
+
+impl fmt::Display for Lint {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Which lints to drop and which to make errors (`isa check -A NAME -D NAME`).
+///
+/// `warnings` stands for every lint. A lint named on its own beats `warnings`
+/// (`-D warnings -A examples` denies all but `examples`, which is allowed); naming one
+/// lint both allowed and denied is refused by [`LintLevels::new`].
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LintLevels {
+    allow_all: bool,
+    deny_all: bool,
+    allow: Vec<Lint>,
+    deny: Vec<Lint>,
+}
+
+/// What [`LintLevels`] does to one warning.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Level {
+    Allow,
+    Warn,
+    Deny,
+}
+
+impl LintLevels {
+    /// Levels from the names given to `--allow` and `--deny`. An unknown name, or one
+    /// lint both allowed and denied, is an error naming it.
+    pub fn new<'a>(
+        allow: impl IntoIterator<Item = &'a str>,
+        deny: impl IntoIterator<Item = &'a str>,
+    ) -> Result<LintLevels, String> {
+        let mut levels = LintLevels::default();
+        for (names, all, list) in [
+            (
+                allow.into_iter().collect::<Vec<_>>(),
+                &mut levels.allow_all,
+                &mut levels.allow,
+            ),
+            (
+                deny.into_iter().collect(),
+                &mut levels.deny_all,
+                &mut levels.deny,
+            ),
+        ] {
+            for name in names {
+                if name == "warnings" {
+                    *all = true;
+                } else {
+                    list.push(Lint::from_name(name).ok_or_else(|| unknown_lint(name))?);
+                }
+            }
+        }
+        if let Some(both) = levels.allow.iter().find(|l| levels.deny.contains(l)) {
+            return Err(format!("lint `{both}` is both allowed and denied"));
+        }
+        if levels.allow_all && levels.deny_all {
+            return Err("`warnings` is both allowed and denied".into());
+        }
+        Ok(levels)
+    }
+
+    /// The level of one lint.
+    pub fn level(&self, lint: Lint) -> Level {
+        if self.deny.contains(&lint) {
+            Level::Deny
+        } else if self.allow.contains(&lint) {
+            Level::Allow
+        } else if self.deny_all {
+            Level::Deny
+        } else if self.allow_all {
+            Level::Allow
+        } else {
+            Level::Warn
+        }
+    }
+}
+
+/// "unknown lint `x` (did you mean `examples`?); the lints are …".
+fn unknown_lint(name: &str) -> String {
+    let names = Lint::ALL.map(Lint::name);
+    let hint = crate::suggest::nearest(name, names)
+        .map(|s| format!(" (did you mean `{s}`?)"))
+        .unwrap_or_default();
+    format!(
+        "unknown lint `{name}`{hint}; the lints are `warnings` (all of them), {}",
+        names.map(|n| format!("`{n}`")).join(", ")
+    )
+}
+
 /// One located message.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Diagnostic {
     pub severity: Severity,
+    /// The lint a warning belongs to (`None` for errors).
+    pub lint: Option<Lint>,
     pub message: String,
     pub span: Span,
     /// Text under the primary caret (may be empty).
@@ -35,6 +193,7 @@ impl Diagnostic {
     pub fn error(span: Span, message: impl Into<String>) -> Diagnostic {
         Diagnostic {
             severity: Severity::Error,
+            lint: None,
             message: message.into(),
             span,
             label: String::new(),
@@ -43,9 +202,10 @@ impl Diagnostic {
         }
     }
 
-    pub fn warning(span: Span, message: impl Into<String>) -> Diagnostic {
+    pub fn warning(lint: Lint, span: Span, message: impl Into<String>) -> Diagnostic {
         Diagnostic {
             severity: Severity::Warning,
+            lint: Some(lint),
             ..Diagnostic::error(span, message)
         }
     }
@@ -85,8 +245,8 @@ impl Diagnostics {
         self.push(Diagnostic::error(span, message));
     }
 
-    pub fn warning(&mut self, span: Span, message: impl Into<String>) {
-        self.push(Diagnostic::warning(span, message));
+    pub fn warning(&mut self, lint: Lint, span: Span, message: impl Into<String>) {
+        self.push(Diagnostic::warning(lint, span, message));
     }
 
     pub fn has_errors(&self) -> bool {
@@ -107,6 +267,36 @@ impl Diagnostics {
 
     pub fn warnings(&self) -> impl Iterator<Item = &Diagnostic> {
         self.items.iter().filter(|d| !d.is_error())
+    }
+
+    /// Applies lint levels: allowed warnings are removed, denied ones become errors
+    /// (keeping their lint name). Returns how many warnings were allowed.
+    pub fn apply_levels(&mut self, levels: &LintLevels) -> usize {
+        let before = self.items.len();
+        self.items
+            .retain_mut(|d| match d.lint.map(|l| levels.level(l)) {
+                Some(Level::Allow) if !d.is_error() => false,
+                Some(Level::Deny) => {
+                    d.severity = Severity::Error;
+                    true
+                }
+                _ => true,
+            });
+        before - self.items.len()
+    }
+
+    /// How many warnings each lint gave, most first (ties by lint order).
+    pub fn warnings_by_lint(&self) -> Vec<(Lint, usize)> {
+        let mut counts: Vec<(Lint, usize)> = Lint::ALL
+            .into_iter()
+            .map(|l| {
+                let n = self.warnings().filter(|d| d.lint == Some(l)).count();
+                (l, n)
+            })
+            .filter(|&(_, n)| n > 0)
+            .collect();
+        counts.sort_by_key(|&(l, n)| (std::cmp::Reverse(n), l));
+        counts
     }
 
     /// Sorts by file and position (stable, so equal positions keep discovery order).
@@ -141,10 +331,12 @@ impl Diagnostics {
     }
 }
 
-/// `file:line:col: severity: message`, the form editors and CI logs understand.
+/// `file:line:col: severity: message` (`warning[lint]` for a warning), the form
+/// editors and CI logs understand.
 pub fn short(d: &Diagnostic, sources: &SourceMap) -> String {
+    let lint = d.lint.map(|l| format!("[{l}]")).unwrap_or_default();
     format!(
-        "{}: {}: {}",
+        "{}: {}{lint}: {}",
         sources.location(d.span),
         d.severity,
         d.message
@@ -175,8 +367,11 @@ fn to_codespan(d: &Diagnostic) -> CsDiagnostic<FileId> {
     for (span, text) in &d.secondary {
         labels.push(Label::secondary(span.file, span.range()).with_message(text));
     }
-    CsDiagnostic::new(severity)
-        .with_message(&d.message)
+    let mut cs = CsDiagnostic::new(severity);
+    if let Some(lint) = d.lint {
+        cs = cs.with_code(lint.name());
+    }
+    cs.with_message(&d.message)
         .with_labels(labels)
         .with_notes(d.notes.clone())
 }
@@ -209,5 +404,78 @@ impl<'a> Files<'a> for Sources<'a> {
             // one for every diagnostic near the end, which made rendering quadratic.
             max: file.line_count(),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn levels(allow: &[&str], deny: &[&str]) -> Result<LintLevels, String> {
+        LintLevels::new(allow.iter().copied(), deny.iter().copied())
+    }
+
+    #[test]
+    fn every_lint_has_a_unique_name_that_reads_back() {
+        for l in Lint::ALL {
+            assert_eq!(Lint::from_name(l.name()), Some(l));
+            assert!(!l.description().is_empty());
+        }
+        let mut names: Vec<_> = Lint::ALL.iter().map(|l| l.name()).collect();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), Lint::ALL.len());
+        assert!(!names.contains(&"warnings"), "`warnings` means all lints");
+    }
+
+    #[test]
+    fn a_named_lint_beats_warnings() {
+        let l = levels(&["examples"], &["warnings"]).unwrap();
+        assert_eq!(l.level(Lint::Examples), Level::Allow);
+        assert_eq!(l.level(Lint::Syntax), Level::Deny);
+        let l = levels(&["warnings"], &["bitwidth"]).unwrap();
+        assert_eq!(l.level(Lint::Bitwidth), Level::Deny);
+        assert_eq!(l.level(Lint::Examples), Level::Allow);
+        assert_eq!(LintLevels::default().level(Lint::Syntax), Level::Warn);
+    }
+
+    #[test]
+    fn unknown_and_contradictory_names_are_refused() {
+        let e = levels(&["exampels"], &[]).unwrap_err();
+        assert!(
+            e.starts_with("unknown lint `exampels` (did you mean `examples`?)"),
+            "{e}"
+        );
+        assert!(levels(&["syntax"], &["syntax"])
+            .unwrap_err()
+            .contains("both"));
+        assert!(levels(&["warnings"], &["warnings"]).is_err());
+    }
+
+    #[test]
+    fn levels_drop_allowed_warnings_and_turn_denied_ones_into_errors() {
+        let span = Span::default();
+        let mut d = Diagnostics::default();
+        d.warning(Lint::Examples, span, "a");
+        d.warning(Lint::Syntax, span, "b");
+        d.warning(Lint::Syntax, span, "c");
+        d.error(span, "d");
+        let allowed = d.apply_levels(&levels(&["examples"], &["syntax"]).unwrap());
+        assert_eq!(allowed, 1);
+        assert_eq!(d.error_count(), 3);
+        assert_eq!(d.warning_count(), 0);
+        assert!(d
+            .items
+            .iter()
+            .filter(|x| x.lint.is_some())
+            .all(Diagnostic::is_error));
+        let mut d = Diagnostics::default();
+        d.warning(Lint::Syntax, span, "b");
+        d.warning(Lint::Examples, span, "a");
+        d.warning(Lint::Examples, span, "a2");
+        assert_eq!(
+            d.warnings_by_lint(),
+            vec![(Lint::Examples, 2), (Lint::Syntax, 1)]
+        );
     }
 }

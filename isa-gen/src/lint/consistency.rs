@@ -42,7 +42,7 @@ impl Cx<'_> {
                 let majority: Vec<&(&Opcode, String, Span)> =
                     entries.iter().filter(|e| e.1 == major).collect();
                 for (op, w, span) in entries.iter().filter(|e| e.1 != major) {
-                    let mut d = Diagnostic::warning(
+                    let mut d = Diagnostic::warning(Lint::Bitwidth,
                         *span,
                         format!(
                             "`Bitwidth<{name}>` of `{}` is {w}, but {n} of the {} `{}` opcodes that give it say {major}",
@@ -100,6 +100,7 @@ impl Cx<'_> {
                     .map_or_else(|| format!("{code:#x}"), str::to_string);
                 diags.push(
                     Diagnostic::warning(
+                        Lint::OpcodeName,
                         f.span,
                         format!(
                             "opcode `{}` is named for `{} == {suffix}` but fixes `{} == {actual}`",

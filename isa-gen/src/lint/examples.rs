@@ -12,7 +12,7 @@ impl Cx<'_> {
     ) {
         if doc.code_blocks.is_empty() {
             diags.push(
-                Diagnostic::warning(
+                Diagnostic::warning(Lint::Examples,
                     doc.span,
                     format!("`__Examples` of `{owner}` has no fenced code block"),
                 )
@@ -28,6 +28,7 @@ impl Cx<'_> {
         if !any {
             diags.push(
                 Diagnostic::warning(
+                    Lint::Examples,
                     doc.span,
                     format!("`__Examples` of `{owner}` has no example lines"),
                 )
@@ -53,6 +54,7 @@ impl Cx<'_> {
                 self.stats.set(stats);
                 diags.push(
                     Diagnostic::warning(
+                        Lint::Examples,
                         sub_span(line, at, at + 2),
                         "example has an unterminated `/*` address prefix",
                     )
@@ -68,6 +70,7 @@ impl Cx<'_> {
             Some((at, Err(inner))) => {
                 diags.push(
                     Diagnostic::warning(
+                        Lint::Examples,
                         sub_span(line, at.start, at.end),
                         format!("example address prefix `/*{inner}*/` is not a hex address"),
                     )
@@ -89,7 +92,7 @@ impl Cx<'_> {
                     stats.assembled += 1;
                 } else {
                     stats.warned += 1;
-                    diags.push(Diagnostic::warning(
+                    diags.push(Diagnostic::warning(Lint::Examples,
                         sub_span(line, start, start + insn.len()),
                         format!(
                             "example of `{owner}` assembles as `{}`, which is not one of its opcodes",
@@ -102,6 +105,7 @@ impl Cx<'_> {
                 stats.warned += 1;
                 let (a, z) = (start + e.span.start, start + e.span.end.max(e.span.start));
                 let mut d = Diagnostic::warning(
+                    Lint::Examples,
                     sub_span(line, a, z),
                     format!("example does not assemble: {}", e.message),
                 )

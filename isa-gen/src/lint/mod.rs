@@ -38,7 +38,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::diag::{Diagnostic, Diagnostics};
+use crate::diag::{Diagnostic, Diagnostics, Lint};
 use crate::model::{DefId, Model, Opcode, OperandKind, Role, TypeId};
 use crate::source::{SourceMap, Span};
 use crate::syntax::ast::{CodeLine, DocKind, DocSection};

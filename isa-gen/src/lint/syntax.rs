@@ -235,6 +235,7 @@ impl Cx<'_> {
             let Some((family, used)) = self.family_of(head.text, &comps) else {
                 diags.push(
                     Diagnostic::warning(
+                        Lint::Syntax,
                         sub_span(line, head.start, head.end),
                         format!(
                             "`__Syntax` of `{owner}` uses the unknown mnemonic `{}`",
@@ -253,6 +254,7 @@ impl Cx<'_> {
                 .collect();
             if ops.is_empty() {
                 diags.push(Diagnostic::warning(
+                    Lint::Syntax,
                     sub_span(
                         line,
                         head.start,
@@ -280,7 +282,7 @@ impl Cx<'_> {
                     .iter()
                     .map(|&(o, f)| self.op(o).fields[f].name.as_str())
                     .collect();
-                let mut d = Diagnostic::warning(
+                let mut d = Diagnostic::warning(Lint::Syntax,
                     sub_span(line, c.start - 1, c.end),
                     format!(
                         "`.{}` in the `__Syntax` of `{owner}` is neither a modifier of its opcodes nor a value of one",
@@ -331,7 +333,7 @@ impl Cx<'_> {
             .enum_name(default)
             .map_or_else(|| format!("{default:#x}"), str::to_string);
         diags.push(
-            Diagnostic::warning(
+            Diagnostic::warning(Lint::Syntax,
                 sub_span(line, c.start - 1, c.end),
                 format!(
                     "`__Syntax` of `{owner}` writes `.{}` as required, but the encoding gives it the default `{dname}`",
@@ -367,7 +369,7 @@ impl Cx<'_> {
             };
             let (s, e) = if s == e { (from, to.max(from)) } else { (s, e) };
             diags.push(
-                Diagnostic::warning(
+                Diagnostic::warning(Lint::Syntax,
                     sub_span(line, s, e),
                     format!(
                         "`__Syntax` of `{owner}` shows {}, but no `{family}` opcode takes that many",
@@ -420,7 +422,7 @@ impl Cx<'_> {
                     quoted_list(fields.iter().copied())
                 };
                 diags.push(
-                    Diagnostic::warning(
+                    Diagnostic::warning(Lint::Syntax,
                         sub_span(line, at, at + 1),
                         format!(
                             "`__Syntax` of `{owner}` allows `{p}` before `{name}`, but no `{family}` opcode can encode it"
@@ -503,7 +505,7 @@ impl Cx<'_> {
         }
         if fields.is_empty() {
             diags.push(
-                Diagnostic::warning(
+                Diagnostic::warning(Lint::Syntax,
                     sub_span(line, start, ne),
                     format!(
                         "`__Syntax` of `{owner}` lists values of `.{name}`, which is not a modifier of its opcodes"
@@ -548,6 +550,7 @@ impl Cx<'_> {
                     .map(String::as_str),
             );
             let mut d = Diagnostic::warning(
+                Lint::Syntax,
                 sub_span(line, first.1 - 1, first.2),
                 if bad.len() == 1 {
                     format!("{names} is not a value of {ty_names}, the type of `.{name}`")
@@ -587,7 +590,7 @@ impl Cx<'_> {
             if !missing.is_empty() {
                 let (op, fi) = fields[0];
                 diags.push(
-                    Diagnostic::warning(
+                    Diagnostic::warning(Lint::Syntax,
                         sub_span(line, start, close + 1),
                         format!(
                             "`__Syntax` of `{owner}` lists only some values of `.{name}`: {} {} missing",
@@ -604,6 +607,7 @@ impl Cx<'_> {
         if stars.len() > 1 {
             diags.push(
                 Diagnostic::warning(
+                    Lint::Syntax,
                     sub_span(line, stars[1].1 - 1, stars[1].2 + 1),
                     format!("`__Syntax` of `{owner}` marks several defaults for `.{name}`"),
                 )
@@ -626,7 +630,7 @@ impl Cx<'_> {
         if defaults.is_empty() {
             let (op, fi) = fields[0];
             diags.push(
-                Diagnostic::warning(
+                Diagnostic::warning(Lint::Syntax,
                     star_span,
                     format!(
                         "`__Syntax` of `{owner}` marks `.{}` as the default of `.{name}`, but the encoding gives `{name}` no default",
@@ -649,7 +653,7 @@ impl Cx<'_> {
                 .enum_name(d)
                 .map_or_else(|| format!("{d:#x}"), str::to_string);
             diags.push(
-                Diagnostic::warning(
+                Diagnostic::warning(Lint::Syntax,
                     star_span,
                     format!(
                         "`__Syntax` of `{owner}` marks `.{}` as the default of `.{name}`, but the encoding's default is `{dname}`",

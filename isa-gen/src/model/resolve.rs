@@ -17,7 +17,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::expr::{self, ExprType};
 use super::*;
-use crate::diag::{Diagnostic, Diagnostics};
+use crate::diag::{Diagnostic, Diagnostics, Lint};
 use crate::syntax::ast::{self, FieldInit, InfoEntry, Item, ListItem, SpecFile};
 
 /// Widest type the generator supports (types map to `u8`..`u64`/`i64`).
@@ -689,7 +689,7 @@ impl<'a> Resolver<'a> {
             return None;
         }
         if (width as u32) > t.width {
-            self.diags.push(Diagnostic::warning(
+            self.diags.push(Diagnostic::warning(Lint::WideField,
                 f.width.span,
                 format!(
                     "field `{}` is {width} bits wide but its type `{}` has {}; the top bits are always zero",
@@ -1257,6 +1257,7 @@ impl<'a> Resolver<'a> {
             .copied();
         if optype.is_none() {
             self.diags.push(Diagnostic::warning(
+                Lint::NoOptype,
                 def_span,
                 format!("opcode `{name}` has no `__DefOptype` among its ancestors"),
             ));
@@ -1423,6 +1424,7 @@ impl<'a> Resolver<'a> {
                 if let Some(f) = fields.iter().position(|f| f.name == id.name) {
                     if has_order && fields[f].role != Role::Operand {
                         self.diags.push(Diagnostic::warning(
+                            Lint::UnlistedOperand,
                             id.span,
                             format!(
                                 "`{}` is listed as read or written but is not in `Order`",
