@@ -670,6 +670,17 @@ fn operand<'a>(c: &mut Cur<'a>) -> Result<Tok<'a>, AsmError> {
             }
             TokCore::Label(label)
         }
+        // `(.L_x)` without its backtick: say how a label reference is written.
+        Some(b'(') => {
+            let end = c.rest().find(')').map_or(c.s.len(), |i| c.pos + i + 1);
+            return Err(AsmError::new(
+                core_start,
+                end,
+                AsmErrorKind::Msg(
+                    "expected an operand, found `{}`: a label reference starts with a backtick, `` `(.L_name) ``",
+                ),
+            ));
+        }
         Some(b) if b.is_ascii_digit() || b == b'-' || b == b'+' => {
             let text = c.take(|b| is_word(b) || b == b'-' || b == b'+');
             let core = match parse_number(text) {
