@@ -1,13 +1,108 @@
 //! `isa asm` and `isa disasm`: programs to 128-bit words and back, with the generated
 //! (fast) assembler and printer.
 
+use std::io::Write as _;
 use std::path::Path;
+use std::process::ExitCode;
 
 use isa::Instruction;
 use isa_gen::asm::program::{self, INST_SIZE};
 use isa_gen::asm::AsmError;
 
 use crate::text::TextFile;
+
+/// `isa asm FILE.s [-o FILE | --hex]`.
+pub fn asm_command(input: &Path, output: Option<&Path>) -> Result<ExitCode, String> {
+    let name = input.display().to_string();
+    let file = TextFile::read(&name)?;
+    let words: Vec<u128> = match assemble_file(&name, &file) {
+        Ok(w) => w.into_iter().map(|(_, w)| w).collect(),
+        Err(errors) => {
+            for e in errors {
+                errln!("{e}");
+            }
+            return Ok(ExitCode::from(1));
+        }
+    };
+    match output {
+        Some(out) => {
+            if crate::spec::same_file(out, input) {
+                return Err(format!("refusing to overwrite the input {name}"));
+            }
+            write_binary(out, &words).map_err(|e| format!("{}: {e}", out.display()))?;
+        }
+        None => {
+            let mut s = String::new();
+            for w in &words {
+                s.push_str(&format!("{w:#034x}\n"));
+            }
+            std::io::stdout()
+                .write_all(s.as_bytes())
+                .map_err(|e| e.to_string())?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `isa disasm FILE | --hex WORD...`: a word that does not decode is a warning (it is
+/// printed as `.word`, nothing is lost) and fails the command only when `strict`.
+pub fn disasm_command(
+    input: Option<&Path>,
+    hex_words: &[String],
+    base: u64,
+    strict: bool,
+) -> Result<ExitCode, String> {
+    let mut bad_words = Vec::new();
+    let (text, problems) = match input {
+        None => {
+            let mut text = String::new();
+            let mut problems = Vec::new();
+            for (k, w) in hex_words.iter().enumerate() {
+                // A bad word is reported and skipped (its address stays taken); the
+                // others are still disassembled.
+                let Some(word) = crate::num::hex_digits::<u128>(w) else {
+                    bad_words.push(format!("word {} (`{w}`): not a 128-bit hex word", k + 1));
+                    continue;
+                };
+                let addr = base + 16 * k as u64;
+                let (line, problem) = disasm_line(word, addr);
+                text.push_str(&line);
+                text.push('\n');
+                if let Some(p) = problem {
+                    problems.push(format!("word {} ({w}): {p}", k + 1));
+                }
+            }
+            (text, problems)
+        }
+        Some(path) => {
+            let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let (text, problems) = disassemble(&bytes, base);
+            (
+                text,
+                problems
+                    .into_iter()
+                    .map(|p| format!("{}: {p}", path.display()))
+                    .collect(),
+            )
+        }
+    };
+    std::io::stdout()
+        .write_all(text.as_bytes())
+        .map_err(|e| e.to_string())?;
+    for p in &problems {
+        errln!("warning: {p}");
+    }
+    for b in &bad_words {
+        errln!("isa disasm: {b}");
+    }
+    Ok(if !bad_words.is_empty() {
+        ExitCode::from(2)
+    } else if strict && !problems.is_empty() {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
 
 /// Assembles one line: an instruction, or a raw `.word 0x…` (what the disassembler
 /// prints for a word that does not decode, so nothing is lost either way).

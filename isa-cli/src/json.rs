@@ -4,6 +4,7 @@
 //! every document and changes whenever a change could break a reader.
 
 use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use isa_gen::asm::Assembler;
@@ -24,24 +25,28 @@ pub const SCHEMA_VERSION: u64 = 1;
 pub const SCHEMA: &str = include_str!("../../docs/isa.schema.json");
 
 /// `isa json [SPEC...] [-o FILE]`.
-pub fn run(args: &[String]) -> Result<ExitCode, String> {
-    let (paths, output) = crate::doc::spec_args(args, "json")?;
-    let checked = crate::load_and_check(&paths)?;
-    let Some(doc) = document(&checked) else {
-        errln!("{}", crate::summary(&checked));
+pub fn run(paths: &[PathBuf], output: Option<&Path>) -> Result<ExitCode, String> {
+    let report = crate::spec::check(
+        paths,
+        &Default::default(),
+        crate::spec::Show::Errors,
+        Default::default(),
+    )?;
+    let Some(doc) = document(&report.checked) else {
+        errln!("{}", report.summary());
         return Ok(ExitCode::from(1));
     };
     let mut text = serde_json::to_string_pretty(&doc).map_err(|e| e.to_string())?;
     text.push('\n');
-    match output.as_deref() {
-        None | Some("-") => std::io::stdout()
+    match output {
+        Some(out) if out != Path::new("-") => {
+            crate::spec::refuse_inputs(out, paths)?;
+            std::fs::write(out, text).map_err(|e| format!("{}: {e}", out.display()))?;
+            errln!("{}; wrote {}", report.summary(), out.display());
+        }
+        _ => std::io::stdout()
             .write_all(text.as_bytes())
             .map_err(|e| e.to_string())?,
-        Some(out) => {
-            crate::doc::refuse_inputs(std::path::Path::new(out), &paths)?;
-            std::fs::write(out, text).map_err(|e| format!("{out}: {e}"))?;
-            errln!("{}; wrote {out}", crate::summary(&checked));
-        }
     }
     Ok(ExitCode::SUCCESS)
 }

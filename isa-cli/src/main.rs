@@ -1,23 +1,14 @@
 //! `isa`: the command-line tool of the ISA toolchain.
 //!
-//! ```text
-//! isa check PATH...                     check spec files (directories: their *.isa files)
-//! isa gen PATH... -o FILE               generate the Rust API for a spec
-//! isa asm FILE.s [-o FILE.bin | --hex]  assemble a program
-//! isa disasm FILE.bin [--base ADDR]     disassemble 16-byte little-endian records
-//! isa disasm --hex WORD...              disassemble words given in hex
-//! isa doc [SPEC...] -o DIR              write the HTML reference
-//! isa json [SPEC...] [-o FILE]          print the resolved model as JSON
-//! isa run PROGRAM.s [--state S.json]    run one warp on the simulator (JSON state out)
-//! ```
-//!
-//! Exit codes: 0 success, 1 the input has errors, 2 usage or I/O error.
+//! `isa help` lists the commands, `isa help CMD` (or `isa CMD --help`) tells each one's
+//! options, examples and exit status. The argument parsing is clap's (derive API); the
+//! work of each command lives in its module.
 
-use std::io::{IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::io::Write;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-use codespan_reporting::term::termcolor::{BufferedStandardStream, ColorChoice};
+use clap::{Args, CommandFactory, Parser, Subcommand};
 
 // `println!` and `eprintln!` panic when the reader has gone (`isa check … 2>&1 | head`:
 // Rust ignores SIGPIPE, so the write fails with a broken pipe). Messages are written
@@ -40,37 +31,254 @@ mod doc;
 mod json;
 mod num;
 mod run;
+mod spec;
 mod text;
 
-const USAGE: &str = "\
-isa: the ISA toolchain
+use isa_gen::diag::{Lint, LintLevels};
+use spec::{Format, Show};
 
-USAGE:
-    isa check PATH...           Check spec files and report every error and warning
-    isa gen PATH... -o FILE     Generate the Rust API for a spec (`-o -` for stdout)
-    isa asm FILE.s [-o FILE.bin | --hex]
-                                Assemble a program (default: hex words on stdout)
-    isa disasm FILE.bin [--base ADDR]
-                                Disassemble 16-byte little-endian instruction records
-    isa disasm --hex WORD...    Disassemble 128-bit words given in hex
-    isa doc [SPEC...] -o DIR    Write the ISA reference as HTML pages (SPEC: default isa-spec)
-    isa json [SPEC...] [-o FILE]
-                                Print the resolved model as JSON (docs/json-schema.md)
-    isa run PROGRAM.s [--state STATE.json] [--max-steps N]
-                                Run one warp on the simulator; print the final state as
-                                JSON (exit 0 exited, 1 bad input, 2 runtime fault)
-    isa help                    Show this message
+/// The ISA toolchain: check a spec, generate its Rust API, assemble, disassemble, run
+/// programs on the simulator, and write the ISA reference.
+#[derive(Parser)]
+#[command(
+    name = "isa",
+    version,
+    propagate_version = true,
+    arg_required_else_help = true,
+    after_help = "\
+SPEC is a spec file or a directory (its *.isa files, in name order); commands that take
+it optionally use the bundled spec when none is given. `isa help COMMAND` tells each
+command's options, examples and exit status."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
 
-PATH is a spec file or a directory (its *.isa files are used, in name order).
-Programs: one instruction per line, `//` comments, labels `.L_name:`, references
-`(.L_name)` in branch targets, optional `/*0040*/` address prefixes, `.word 0x…`.
+#[derive(Subcommand)]
+enum Command {
+    Check(CheckArgs),
+    Gen(GenArgs),
+    Asm(AsmArgs),
+    Disasm(DisasmArgs),
+    Run(run::RunArgs),
+    Doc(DocArgs),
+    Json(JsonArgs),
+    Completions(CompletionsArgs),
+    Man(ManArgs),
+}
 
-EXIT STATUS:
-    0 success, 1 the spec has errors, 2 usage or I/O error";
+/// Check spec files and report every error and warning
+#[derive(Args)]
+#[command(after_help = CHECK_HELP.as_str())]
+struct CheckArgs {
+    /// Spec files or directories (a directory stands for its *.isa files)
+    #[arg(required = true, value_name = "SPEC")]
+    paths: Vec<PathBuf>,
+    /// Print only errors and the summary line (warnings are still counted)
+    #[arg(short, long)]
+    quiet: bool,
+    /// Do not report LINT (`warnings`: every lint); repeatable
+    #[arg(short = 'A', long = "allow", value_name = "LINT")]
+    allow: Vec<String>,
+    /// Make LINT an error (`warnings`: every lint); repeatable
+    #[arg(short = 'D', long = "deny", value_name = "LINT")]
+    deny: Vec<String>,
+    /// How diagnostics are written
+    #[arg(long, value_enum, default_value_t)]
+    format: Format,
+}
+
+static CHECK_HELP: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    let mut s = String::from("Lints (warnings, by the name -A/-D take):\n");
+    for l in Lint::ALL {
+        s.push_str(&format!("  {:<18}{}\n", l.name(), l.description()));
+    }
+    s.push_str(
+        "\nExamples:
+  isa check isa-spec                    every error and warning, then a summary line
+  isa check isa-spec --quiet            errors and the summary line only
+  isa check isa-spec -D warnings        fail on any warning
+  isa check isa-spec -A examples        leave out the __Examples warnings
+
+Exit status: 0 no errors (warnings allowed), 1 the spec has errors (or denied warnings),
+2 usage or I/O error.",
+    );
+    s
+});
+
+/// Generate the Rust API of a spec
+#[derive(Args)]
+#[command(after_help = "\
+Prints only errors; the summary line counts the warnings (`isa check` shows them).
+
+Examples:
+  isa gen isa-spec -o src/isa.rs
+  isa gen my-spec/ -o -                 to stdout
+
+Exit status: 0 written, 1 the spec has errors, 2 usage or I/O error.")]
+struct GenArgs {
+    /// Spec files or directories
+    #[arg(required = true, value_name = "SPEC")]
+    paths: Vec<PathBuf>,
+    /// Where to write the Rust source (`-` for stdout)
+    #[arg(short, long, value_name = "FILE")]
+    output: String,
+}
+
+/// Assemble a program into 128-bit instruction words
+#[derive(Args)]
+#[command(after_help = PROGRAM_HELP)]
+struct AsmArgs {
+    /// The program (assembly text)
+    #[arg(value_name = "FILE.s")]
+    input: PathBuf,
+    /// Write 16-byte little-endian records to FILE instead of hex words on stdout
+    #[arg(short, long, value_name = "FILE", conflicts_with = "hex")]
+    output: Option<PathBuf>,
+    /// Print one hex word per line on stdout (the default without -o)
+    #[arg(long)]
+    hex: bool,
+}
+
+const PROGRAM_HELP: &str = "\
+Programs: one instruction per line, `//` comments, labels `.L_name:`, optional
+`/*0040*/` address prefixes, and `.word 0x…` raw words. A branch target is an absolute
+address (`BRA 0x110`) or a label reference: a backtick, then the label in parentheses
+(`BRA `(.L_loop)`); without the backtick, `(.L_loop)` is not a label reference.
+
+Examples:
+  isa asm prog.s                        hex words on stdout
+  isa asm prog.s -o prog.bin            16-byte little-endian records
+
+Exit status: 0 assembled, 1 the program has errors (each as file:line:col: error: …),
+2 usage or I/O error.";
+
+/// Disassemble 16-byte little-endian records or hex words
+#[derive(Args)]
+#[command(after_help = "\
+A word that does not decode is printed as `.word 0x…` with a warning on stderr, so the
+output assembles back to the same bytes; that is not a failure unless --strict is given.
+
+Examples:
+  isa disasm prog.bin
+  isa disasm prog.bin --base 0x400      addresses start at 0x400
+  isa disasm --hex 0x000000000000000000000000000fff40
+
+Exit status: 0 disassembled (bad words are warnings), 1 with --strict: a word did not
+decode, 2 usage or I/O error (including a --hex argument that is not a hex word).")]
+struct DisasmArgs {
+    /// The binary: 16-byte little-endian instruction records
+    #[arg(value_name = "FILE", required_unless_present = "hex")]
+    input: Option<PathBuf>,
+    /// Disassemble these 128-bit words (hex, `0x` optional) instead of a file
+    #[arg(long, value_name = "WORD", num_args = 1.., conflicts_with = "input")]
+    hex: Vec<String>,
+    /// Address of the first instruction (16-byte aligned)
+    #[arg(long, value_name = "ADDR", default_value = "0", value_parser = parse_base)]
+    base: u64,
+    /// Exit 1 when a word does not decode (it is still printed as `.word`)
+    #[arg(long)]
+    strict: bool,
+}
+
+fn parse_base(s: &str) -> Result<u64, String> {
+    let v: u64 = num::int(s).ok_or("not an address (decimal or 0x… hex)")?;
+    if !v.is_multiple_of(16) {
+        return Err("instructions are 16-byte aligned".into());
+    }
+    Ok(v)
+}
+
+/// Write the ISA reference as static HTML pages
+#[derive(Args)]
+#[command(after_help = "\
+Pages: an index with a filter box, a page per optype, per group, and one of types.
+Prints only errors; the summary line counts the warnings (`isa check` shows them).
+
+Examples:
+  isa doc -o site                       the bundled spec
+  isa doc my-spec/ -o site
+
+Exit status: 0 written, 1 the spec has errors, 2 usage or I/O error.")]
+struct DocArgs {
+    /// Spec files or directories (default: the bundled spec)
+    #[arg(value_name = "SPEC")]
+    paths: Vec<PathBuf>,
+    /// The directory to write the pages to (created if missing)
+    #[arg(short, long, value_name = "DIR")]
+    output: PathBuf,
+}
+
+/// Print the resolved model as JSON (format: docs/json-schema.md)
+#[derive(Args)]
+#[command(after_help = "\
+Prints only errors; the summary line counts the warnings (`isa check` shows them).
+
+Examples:
+  isa json > isa.json                   the bundled spec
+  isa json my-spec/ -o my-spec.json
+
+Exit status: 0 written, 1 the spec has errors, 2 usage or I/O error.")]
+struct JsonArgs {
+    /// Spec files or directories (default: the bundled spec)
+    #[arg(value_name = "SPEC")]
+    paths: Vec<PathBuf>,
+    /// Write to FILE instead of stdout
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
+}
+
+/// Print a shell completion script
+#[derive(Args)]
+#[command(after_help = "\
+Examples:
+  isa completions bash > ~/.local/share/bash-completion/completions/isa
+  isa completions zsh > ~/.zfunc/_isa
+  isa completions fish > ~/.config/fish/completions/isa.fish")]
+struct CompletionsArgs {
+    /// The shell
+    shell: clap_complete::Shell,
+}
+
+/// Write the man pages (isa.1 and one per command)
+#[derive(Args)]
+#[command(after_help = "\
+Examples:
+  isa man | man -l -                    read isa(1) now
+  isa man -o /usr/local/share/man/man1  install every page")]
+struct ManArgs {
+    /// Write isa.1 and isa-COMMAND.1 into DIR instead of isa.1 to stdout
+    #[arg(short, long, value_name = "DIR")]
+    output: Option<PathBuf>,
+}
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match run(&args) {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            // `isa run`'s contract: bad input, a bad option included, is exit 1.
+            let is_run = std::env::args().nth(1).as_deref() == Some("run");
+            return ExitCode::from(match e.exit_code() {
+                0 => 0,
+                _ if is_run => 1,
+                _ => 2,
+            });
+        }
+    };
+    let result = match cli.command {
+        Command::Check(a) => check(a),
+        Command::Gen(a) => gen(a),
+        Command::Asm(a) => asm::asm_command(&a.input, a.output.as_deref()),
+        Command::Disasm(a) => asm::disasm_command(a.input.as_deref(), &a.hex, a.base, a.strict),
+        Command::Run(a) => return run::run(&a),
+        Command::Doc(a) => doc::run(&a.paths, &a.output),
+        Command::Json(a) => json::run(&a.paths, a.output.as_deref()),
+        Command::Completions(a) => completions(a.shell),
+        Command::Man(a) => man(a.output),
+    };
+    match result {
         Ok(code) => code,
         Err(msg) => {
             errln!("isa: {msg}");
@@ -79,280 +287,70 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(args: &[String]) -> Result<ExitCode, String> {
-    let Some((cmd, rest)) = args.split_first() else {
-        errln!("{USAGE}");
-        return Ok(ExitCode::from(2));
-    };
-    // `isa CMD --help` as well as `isa help`.
-    if rest.iter().any(|a| a == "-h" || a == "--help") {
-        outln!("{USAGE}");
-        return Ok(ExitCode::SUCCESS);
-    }
-    match cmd.as_str() {
-        "check" => check(rest),
-        "gen" => gen(rest),
-        "asm" => asm_cmd(rest),
-        "disasm" => disasm_cmd(rest),
-        "doc" => doc::run(rest),
-        "json" => json::run(rest),
-        "run" => Ok(run::run(rest)),
-        "help" | "-h" | "--help" => {
-            outln!("{USAGE}");
-            Ok(ExitCode::SUCCESS)
-        }
-        other => Err(format!(
-            "unknown command `{other}`{}\n\n{USAGE}",
-            isa_gen::suggest::nearest(
-                other,
-                ["check", "gen", "asm", "disasm", "doc", "json", "run", "help"]
-            )
-            .map(|s| format!(" (did you mean `{s}`?)"))
-            .unwrap_or_default()
-        )),
-    }
-}
-
-/// Splits `PATH... [-o FILE]`.
-fn paths_and_output(
-    args: &[String],
-    want_output: bool,
-) -> Result<(Vec<PathBuf>, Option<String>), String> {
-    let mut paths = Vec::new();
-    let mut output = None;
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "-o" | "--output" if want_output => {
-                output = Some(it.next().ok_or("`-o` needs a file name")?.clone());
-            }
-            s if s.starts_with('-') && s != "-" => return Err(format!("unknown option `{s}`")),
-            s => paths.push(PathBuf::from(s)),
-        }
-    }
-    if paths.is_empty() {
-        return Err("no spec files given (try `isa check isa-spec`)".into());
-    }
-    Ok((paths, output))
-}
-
-fn load_and_check(paths: &[PathBuf]) -> Result<isa_gen::Checked, String> {
-    let spec = isa_gen::Spec::load(paths).map_err(|e| e.to_string())?;
-    let checked = spec.check();
-    let choice = if std::io::stderr().is_terminal() {
-        ColorChoice::Auto
-    } else {
-        ColorChoice::Never
-    };
-    // Buffered: thousands of diagnostics are thousands of small writes otherwise.
-    let mut err = BufferedStandardStream::stderr(choice);
-    checked.diagnostics.emit(&checked.sources, &mut err);
-    let _ = err.flush();
-    Ok(checked)
-}
-
-fn summary(checked: &isa_gen::Checked) -> String {
-    let d = &checked.diagnostics;
-    let files = checked.sources.len();
-    let counts = match &checked.model {
-        Some(m) => {
-            let s = m.summary();
-            format!(
-                "{} types, {} groups, {} optypes, {} opcodes",
-                s.types, s.groups, s.optypes, s.opcodes
-            )
-        }
-        None => "no model".to_string(),
-    };
-    let ex = checked.examples;
-    let examples = if checked.model.is_some() {
-        format!(
-            "; examples: {} assemble, {} explained by warnings",
-            ex.assembled, ex.warned
-        )
-    } else {
-        String::new()
-    };
-    format!(
-        "{files} file{}: {counts}{examples}; {} warning{}, {} error{}",
-        if files == 1 { "" } else { "s" },
-        d.warning_count(),
-        if d.warning_count() == 1 { "" } else { "s" },
-        d.error_count(),
-        if d.error_count() == 1 { "" } else { "s" },
-    )
-}
-
-fn check(args: &[String]) -> Result<ExitCode, String> {
-    let (paths, _) = paths_and_output(args, false)?;
-    let checked = load_and_check(&paths)?;
-    outln!("{}", summary(&checked));
-    Ok(if checked.has_errors() {
+fn check(a: CheckArgs) -> Result<ExitCode, String> {
+    let levels = LintLevels::new(
+        a.allow.iter().map(String::as_str),
+        a.deny.iter().map(String::as_str),
+    )?;
+    let show = if a.quiet { Show::Errors } else { Show::All };
+    let report = spec::check(&a.paths, &levels, show, a.format)?;
+    outln!("{}", report.summary());
+    Ok(if report.checked.has_errors() {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
     })
 }
 
-fn gen(args: &[String]) -> Result<ExitCode, String> {
-    let (paths, output) = paths_and_output(args, true)?;
-    let output = output.ok_or("`isa gen` needs `-o FILE` (or `-o -` for stdout)")?;
-    // Never overwrite an input.
-    if output != "-" {
-        let out = Path::new(&output);
-        for input in isa_gen::spec_files(&paths).map_err(|e| e.to_string())? {
-            if same_file(out, &input) {
-                return Err(format!(
-                    "refusing to overwrite the spec file {}",
-                    input.display()
-                ));
-            }
-        }
+fn gen(a: GenArgs) -> Result<ExitCode, String> {
+    let to_stdout = a.output == "-";
+    if !to_stdout {
+        spec::refuse_inputs(std::path::Path::new(&a.output), &a.paths)?;
     }
-    let checked = load_and_check(&paths)?;
-    let Some(code) = checked.generate() else {
-        errln!("{}", summary(&checked));
+    let report = spec::check(
+        &a.paths,
+        &LintLevels::default(),
+        Show::Errors,
+        Format::Human,
+    )?;
+    let Some(code) = report.checked.generate() else {
+        errln!("{}", report.summary());
         return Ok(ExitCode::from(1));
     };
-    if output == "-" {
+    if to_stdout {
         std::io::stdout()
             .write_all(code.as_bytes())
             .map_err(|e| e.to_string())?;
     } else {
-        std::fs::write(&output, code).map_err(|e| format!("{output}: {e}"))?;
-        errln!("{}; wrote {output}", summary(&checked));
+        std::fs::write(&a.output, code).map_err(|e| format!("{}: {e}", a.output))?;
+        errln!("{}; wrote {}", report.summary(), a.output);
     }
     Ok(ExitCode::SUCCESS)
 }
 
-fn same_file(a: &Path, b: &Path) -> bool {
-    match (a.canonicalize(), b.canonicalize()) {
-        (Ok(x), Ok(y)) => x == y,
-        _ => false,
-    }
-}
-
-fn asm_cmd(args: &[String]) -> Result<ExitCode, String> {
-    let mut input = None;
-    let mut output = None;
-    let mut hex = false;
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "-o" | "--output" => output = Some(it.next().ok_or("`-o` needs a file name")?.clone()),
-            "--hex" => hex = true,
-            s if s.starts_with('-') => return Err(format!("unknown option `{s}`")),
-            s if input.is_none() => input = Some(s.to_string()),
-            s => return Err(format!("unexpected argument `{s}` (one program at a time)")),
-        }
-    }
-    let input = input.ok_or("`isa asm` needs a program file")?;
-    if hex && output.is_some() {
-        return Err("give either `-o FILE` or `--hex`, not both".into());
-    }
-    let file = text::TextFile::read(&input)?;
-    let words: Vec<u128> = match asm::assemble_file(&input, &file) {
-        Ok(w) => w.into_iter().map(|(_, w)| w).collect(),
-        Err(errors) => {
-            for e in errors {
-                errln!("{e}");
-            }
-            return Ok(ExitCode::from(1));
-        }
-    };
-    match output {
-        Some(out) => {
-            if same_file(Path::new(&out), Path::new(&input)) {
-                return Err(format!("refusing to overwrite the input {input}"));
-            }
-            asm::write_binary(Path::new(&out), &words).map_err(|e| format!("{out}: {e}"))?;
-        }
-        None => {
-            let mut s = String::new();
-            for w in &words {
-                s.push_str(&format!("{w:#034x}\n"));
-            }
-            std::io::stdout()
-                .write_all(s.as_bytes())
-                .map_err(|e| e.to_string())?;
-        }
-    }
-    Ok(ExitCode::SUCCESS)
-}
-
-fn disasm_cmd(args: &[String]) -> Result<ExitCode, String> {
-    let mut base = 0u64;
-    let mut hex_words: Option<Vec<String>> = None;
-    let mut input = None;
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "--base" => {
-                let v = it.next().ok_or("`--base` needs an address")?;
-                base = num::int(v).ok_or(format!("`--base {v}`: not an address"))?;
-                if !base.is_multiple_of(16) {
-                    return Err(format!("`--base {v}`: instructions are 16-byte aligned"));
-                }
-            }
-            "--hex" => hex_words = Some(it.by_ref().cloned().collect()),
-            s if s.starts_with('-') => return Err(format!("unknown option `{s}`")),
-            s if input.is_none() => input = Some(s.to_string()),
-            s => return Err(format!("unexpected argument `{s}`")),
-        }
-    }
-    let mut bad_words = Vec::new();
-    let (text, problems) = match (hex_words, input) {
-        (Some(words), None) => {
-            if words.is_empty() {
-                return Err("`--hex` needs at least one word".into());
-            }
-            let mut text = String::new();
-            let mut problems = Vec::new();
-            for (k, w) in words.iter().enumerate() {
-                // A bad word is reported and skipped (its address stays taken); the
-                // others are still disassembled.
-                let Some(word) = num::hex_digits::<u128>(w) else {
-                    bad_words.push(format!("word {} (`{w}`): not a 128-bit hex word", k + 1));
-                    continue;
-                };
-                let addr = base + 16 * k as u64;
-                let (line, problem) = asm::disasm_line(word, addr);
-                text.push_str(&line);
-                text.push('\n');
-                if let Some(p) = problem {
-                    problems.push(format!("word {} ({w}): {p}", k + 1));
-                }
-            }
-            (text, problems)
-        }
-        (None, Some(path)) => {
-            let bytes = std::fs::read(&path).map_err(|e| format!("{path}: {e}"))?;
-            let (text, problems) = asm::disassemble(&bytes, base);
-            (
-                text,
-                problems
-                    .into_iter()
-                    .map(|p| format!("{path}: {p}"))
-                    .collect(),
-            )
-        }
-        (Some(_), Some(_)) => return Err("give a file or `--hex WORD...`, not both".into()),
-        (None, None) => return Err("`isa disasm` needs a file or `--hex WORD...`".into()),
-    };
+fn completions(shell: clap_complete::Shell) -> Result<ExitCode, String> {
+    let mut out = Vec::new();
+    clap_complete::generate(shell, &mut Cli::command(), "isa", &mut out);
     std::io::stdout()
-        .write_all(text.as_bytes())
+        .write_all(&out)
         .map_err(|e| e.to_string())?;
-    for p in &problems {
-        errln!("warning: {p}");
-    }
-    for b in &bad_words {
-        errln!("isa disasm: {b}");
-    }
-    Ok(if !bad_words.is_empty() {
-        ExitCode::from(2)
-    } else if problems.is_empty() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    })
+    Ok(ExitCode::SUCCESS)
+}
+
+fn man(dir: Option<PathBuf>) -> Result<ExitCode, String> {
+    let cmd = Cli::command();
+    let Some(dir) = dir else {
+        let mut out = Vec::new();
+        clap_mangen::Man::new(cmd)
+            .render(&mut out)
+            .map_err(|e| e.to_string())?;
+        std::io::stdout()
+            .write_all(&out)
+            .map_err(|e| e.to_string())?;
+        return Ok(ExitCode::SUCCESS);
+    };
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    clap_mangen::generate_to(cmd, &dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    errln!("wrote the man pages to {}", dir.display());
+    Ok(ExitCode::SUCCESS)
 }

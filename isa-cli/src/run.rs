@@ -31,6 +31,7 @@
 use std::collections::BTreeSet;
 use std::fmt::{self, Write as _};
 use std::io::Write as _;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use isa::{Pred, Reg, SReg, UPred, UReg};
@@ -45,8 +46,52 @@ use crate::text::TextFile;
 /// Default `--max-steps`.
 pub const DEFAULT_MAX_STEPS: u64 = 10_000_000;
 
+/// Run a program on the simulator: one warp of 32 lanes; the final state as JSON
+#[derive(clap::Args)]
+#[command(after_help = RUN_HELP)]
+pub struct RunArgs {
+    /// The program (assembly text, as `isa asm` reads it)
+    #[arg(value_name = "PROGRAM.s")]
+    pub program: PathBuf,
+    /// The initial state (JSON; see below)
+    #[arg(long, value_name = "STATE.json")]
+    pub state: Option<PathBuf>,
+    /// Stop with a fault after this many instructions
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_STEPS, value_parser = parse_steps)]
+    pub max_steps: u64,
+}
+
+fn parse_steps(s: &str) -> Result<u64, String> {
+    num::int(s).ok_or_else(|| "not a number of steps".to_string())
+}
+
+const RUN_HELP: &str = "\
+The program runs from its first instruction (address 0, or its first /*…*/ prefix) until
+every valid lane has exited. The state file and the output share one schema (every key
+optional; numbers as JSON integers or \"0x…\" strings; a scalar for a per-lane register
+means that value in every lane):
+
+  { \"valid_mask\": 4294967295,
+    \"gpr\": {\"R0\": [0, 1, 2, …32 values], \"R5\": 7},
+    \"pred\": {\"P0\": [true, false, …], \"P1\": true},
+    \"ur\": {\"UR4\": 16}, \"upred\": {\"UP0\": true}, \"breg\": {\"B0\": 0},
+    \"sreg\": {\"SR_CTAID.X\": 3, \"0x1000\": 5},
+    \"cmem\": {\"0\": {\"0x160\": 5, \"0x164\": 6}} }
+
+The output adds exited, steps, pc, active_mask, yield_mask, sleep_mask, switch_mask,
+cycles, events and fault. The whole format: docs/state-format.md.
+
+Examples:
+  isa run prog.s
+  isa run prog.s --state in.json --max-steps 100000 > out.json
+
+Exit status: 0 every valid lane exited, 1 bad input (the program does not assemble, a
+malformed state file as file:line:col: $.json.path: message, a bad option), 2 a runtime
+fault (step limit, jump outside the program, deadlock, …; the state reached is still
+printed).";
+
 /// Runs the command; errors are printed here.
-pub fn run(args: &[String]) -> ExitCode {
+pub fn run(args: &RunArgs) -> ExitCode {
     match run_inner(args) {
         Ok(code) => code,
         Err(msg) => {
@@ -56,29 +101,10 @@ pub fn run(args: &[String]) -> ExitCode {
     }
 }
 
-fn run_inner(args: &[String]) -> Result<ExitCode, String> {
-    let mut program_path = None;
-    let mut state_path = None;
-    let mut max_steps = DEFAULT_MAX_STEPS;
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "--state" => {
-                state_path = Some(it.next().ok_or("isa run: `--state` needs a file")?.clone())
-            }
-            "--max-steps" => {
-                let v = it.next().ok_or("isa run: `--max-steps` needs a number")?;
-                max_steps = num::int(v)
-                    .ok_or(format!("isa run: `--max-steps {v}`: not a number of steps"))?;
-            }
-            s if s.starts_with('-') => return Err(format!("isa run: unknown option `{s}`")),
-            s if program_path.is_none() => program_path = Some(s.to_string()),
-            s => return Err(format!("isa run: unexpected argument `{s}` (one program)")),
-        }
-    }
-    let path = program_path.ok_or(
-        "isa run: needs a program: isa run PROGRAM.s [--state STATE.json] [--max-steps N]",
-    )?;
+fn run_inner(args: &RunArgs) -> Result<ExitCode, String> {
+    let path = args.program.display().to_string();
+    let state_path = args.state.as_ref().map(|p| p.display().to_string());
+    let max_steps = args.max_steps;
     let file = TextFile::read(&path)?;
     let src = &file.text;
 

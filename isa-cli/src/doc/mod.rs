@@ -30,71 +30,29 @@ use isa_gen::Checked;
 use examples::{Example, Outcome};
 use html::{esc, NavItem};
 
-/// The spec used when none is given: `isa-spec` in the current directory.
-pub const DEFAULT_SPEC: &str = "isa-spec";
-
-/// Splits `[SPEC...] [-o OUT]` for `isa doc` and `isa json`; no SPEC means
-/// [`DEFAULT_SPEC`].
-pub fn spec_args(args: &[String], cmd: &str) -> Result<(Vec<PathBuf>, Option<String>), String> {
-    let mut paths = Vec::new();
-    let mut output = None;
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "-o" | "--output" => {
-                output = Some(it.next().ok_or("`-o` needs a name")?.clone());
-            }
-            s if s.starts_with('-') && s != "-" => return Err(format!("unknown option `{s}`")),
-            s => paths.push(PathBuf::from(s)),
-        }
-    }
-    if paths.is_empty() {
-        if !Path::new(DEFAULT_SPEC).is_dir() {
-            return Err(format!(
-                "no spec given and no `{DEFAULT_SPEC}` directory here (try `isa {cmd} path/to/spec`)"
-            ));
-        }
-        paths.push(PathBuf::from(DEFAULT_SPEC));
-    }
-    Ok((paths, output))
-}
-
-/// Refuses an output path that is one of the spec files.
-pub fn refuse_inputs(out: &Path, paths: &[PathBuf]) -> Result<(), String> {
-    for input in isa_gen::spec_files(paths).map_err(|e| e.to_string())? {
-        if let (Ok(a), Ok(b)) = (out.canonicalize(), input.canonicalize()) {
-            if a == b {
-                return Err(format!(
-                    "refusing to overwrite the spec file {}",
-                    input.display()
-                ));
-            }
-        }
-    }
-    Ok(())
-}
-
 /// `isa doc [SPEC...] -o DIR`.
-pub fn run(args: &[String]) -> Result<ExitCode, String> {
-    let (paths, output) = spec_args(args, "doc")?;
-    let dir = output.ok_or("`isa doc` needs `-o DIR`, the directory to write the pages to")?;
-    let dir = PathBuf::from(dir);
+pub fn run(paths: &[PathBuf], dir: &Path) -> Result<ExitCode, String> {
     if dir.exists() && !dir.is_dir() {
         return Err(format!("{}: not a directory", dir.display()));
     }
-    let checked = crate::load_and_check(&paths)?;
-    let Some(site) = site(&checked) else {
-        errln!("{}", crate::summary(&checked));
+    let report = crate::spec::check(
+        paths,
+        &Default::default(),
+        crate::spec::Show::Errors,
+        Default::default(),
+    )?;
+    let Some(site) = site(&report.checked) else {
+        errln!("{}", report.summary());
         return Ok(ExitCode::from(1));
     };
-    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     for p in &site.pages {
         let path = dir.join(&p.file);
         std::fs::write(&path, &p.html).map_err(|e| format!("{}: {e}", path.display()))?;
     }
     errln!(
         "{}; wrote {} pages to {}",
-        crate::summary(&checked),
+        report.summary(),
         site.pages.len(),
         dir.join("index.html").display()
     );

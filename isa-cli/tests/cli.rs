@@ -1,0 +1,277 @@
+//! The command line as a user meets it: help, version, completions, man pages, the lint
+//! controls of `isa check`, and exit statuses.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn isa(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_isa"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn out(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn err(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn spec_dir() -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../isa-spec")
+        .to_string_lossy()
+        .into_owned()
+}
+
+fn temp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("isa-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d.join(name)
+}
+
+/// Each command's own help names its options and its exit status, and `isa help CMD`
+/// prints the same text.
+#[test]
+fn every_command_has_its_own_help() {
+    let commands: [(&str, &[&str]); 9] = [
+        (
+            "check",
+            &["--quiet", "--allow", "--deny", "--format", "Exit status"],
+        ),
+        ("gen", &["--output", "Exit status"]),
+        ("asm", &["--output", "--hex", "backtick", "Exit status"]),
+        ("disasm", &["--hex", "--base", "--strict", "Exit status"]),
+        (
+            "run",
+            &["--state", "--max-steps", "valid_mask", "Exit status"],
+        ),
+        ("doc", &["--output", "Exit status"]),
+        ("json", &["--output", "Exit status"]),
+        ("completions", &["bash", "zsh", "fish"]),
+        ("man", &["--output"]),
+    ];
+    for (cmd, words) in commands {
+        let o = isa(&[cmd, "--help"]);
+        assert_eq!(o.status.code(), Some(0), "isa {cmd} --help");
+        let text = out(&o);
+        assert!(text.contains(&format!("Usage: isa {cmd}")), "{text}");
+        for w in words {
+            assert!(text.contains(w), "isa {cmd} --help lacks {w}:\n{text}");
+        }
+        assert_eq!(out(&isa(&["help", cmd])), text, "isa help {cmd}");
+    }
+    // The lint names come from the one list the checker uses.
+    let check = out(&isa(&["check", "--help"]));
+    for lint in isa_gen::diag::Lint::ALL {
+        assert!(check.contains(lint.name()), "{check}");
+    }
+}
+
+#[test]
+fn version_and_usage_errors() {
+    let o = isa(&["--version"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(out(&o), format!("isa {}\n", env!("CARGO_PKG_VERSION")));
+    // No command: the usage, exit 2.
+    let o = isa(&[]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(err(&o).contains("Usage: isa <COMMAND>"), "{}", err(&o));
+    // A misspelt command is a usage error with a suggestion.
+    let o = isa(&["chek"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(err(&o).contains("check"), "{}", err(&o));
+    // `isa run` keeps its contract: a bad option is bad input, exit 1.
+    assert_eq!(isa(&["run", "--bogus", "x.s"]).status.code(), Some(1));
+    assert_eq!(isa(&["asm", "--bogus", "x.s"]).status.code(), Some(2));
+}
+
+#[test]
+fn completions_and_man_pages() {
+    for (shell, marker) in [
+        ("bash", "complete -F"),
+        ("zsh", "#compdef isa"),
+        ("fish", "complete -c isa"),
+    ] {
+        let o = isa(&["completions", shell]);
+        assert_eq!(o.status.code(), Some(0), "{shell}");
+        let script = out(&o);
+        assert!(script.contains(marker), "{shell}: {script}");
+        for cmd in ["check", "disasm", "run"] {
+            assert!(script.contains(cmd), "{shell} completion lacks {cmd}");
+        }
+    }
+    assert_eq!(isa(&["completions", "tcsh"]).status.code(), Some(2));
+
+    let page = out(&isa(&["man"]));
+    assert!(
+        page.starts_with(".ie") || page.contains(".TH isa 1"),
+        "{page}"
+    );
+    assert!(page.contains("check"), "{page}");
+    let dir = temp("man");
+    let o = isa(&["man", "-o", dir.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    for file in ["isa.1", "isa-check.1", "isa-run.1", "isa-disasm.1"] {
+        let text = std::fs::read_to_string(dir.join(file)).unwrap();
+        assert!(text.contains(".TH"), "{file}: {text}");
+    }
+}
+
+/// `--quiet` prints the summary line alone (the bundled spec has warnings, no errors).
+#[test]
+fn check_quiet_prints_only_the_summary() {
+    let o = isa(&["check", &spec_dir(), "--quiet"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(err(&o), "");
+    let text = out(&o);
+    assert_eq!(text.lines().count(), 1, "{text}");
+    assert!(text.contains(" warnings (examples "), "{text}");
+    assert!(text.ends_with(", 0 errors\n"), "{text}");
+}
+
+#[test]
+fn check_allow_and_deny_lints() {
+    let spec = spec_dir();
+    // The default: warnings named by their lint.
+    let o = isa(&["check", &spec, "--format", "short"]);
+    assert_eq!(o.status.code(), Some(0));
+    let all = err(&o);
+    let examples = all.matches("warning[examples]").count();
+    assert!(examples > 0, "{all}");
+    assert_eq!(
+        all.lines().count(),
+        all.matches(": warning[").count(),
+        "{all}"
+    );
+
+    // Allowing one lint removes exactly its warnings, and the summary says so.
+    let o = isa(&["check", &spec, "--format", "short", "-A", "examples"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(!err(&o).contains("[examples]"), "{}", err(&o));
+    assert_eq!(err(&o).lines().count(), all.lines().count() - examples);
+    assert!(
+        out(&o).contains(&format!(", {examples} allowed, 0 errors")),
+        "{}",
+        out(&o)
+    );
+
+    // Denying makes them errors: exit 1.
+    let o = isa(&["check", &spec, "--format", "short", "-D", "examples"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(err(&o).matches("error[examples]").count(), examples);
+    assert!(
+        out(&o).contains(&format!(", {examples} errors")),
+        "{}",
+        out(&o)
+    );
+
+    // `warnings` is every lint; a lint named on its own beats it.
+    let o = isa(&[
+        "check", &spec, "--format", "short", "-D", "warnings", "-A", "examples",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(!err(&o).contains("[examples]"));
+    assert!(!err(&o).contains("warning["), "{}", err(&o));
+    let o = isa(&["check", &spec, "-q", "-A", "warnings"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(out(&o).contains("; 0 warnings, "), "{}", out(&o));
+
+    // Unknown or contradictory names are usage errors.
+    let o = isa(&["check", &spec, "-A", "exampels"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(err(&o).contains("did you mean `examples`?"), "{}", err(&o));
+    let o = isa(&["check", &spec, "-A", "syntax", "-D", "syntax"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(err(&o).contains("both allowed and denied"), "{}", err(&o));
+}
+
+/// `isa doc`, `isa json` and `isa gen` print errors only; the summary counts warnings.
+#[test]
+fn doc_json_and_gen_print_no_lint_text() {
+    let spec = spec_dir();
+    let site = temp("site");
+    let json = temp("isa.json");
+    let rs = temp("isa.rs");
+    for args in [
+        vec!["doc", &spec, "-o", site.to_str().unwrap()],
+        vec!["json", &spec, "-o", json.to_str().unwrap()],
+        vec!["gen", &spec, "-o", rs.to_str().unwrap()],
+    ] {
+        let o = isa(&args);
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", err(&o));
+        let text = err(&o);
+        assert_eq!(text.lines().count(), 1, "{args:?}: {text}");
+        assert!(text.contains(" warnings ("), "{text}");
+    }
+    // Without a spec path, the bundled spec: the same document.
+    let o = isa(&["json"]);
+    assert_eq!(o.status.code(), Some(0));
+    let bundled: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let from_dir: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(bundled["summary"], from_dir["summary"]);
+    let names = |v: &serde_json::Value| -> Vec<String> {
+        let types = v["types"].as_array().expect("types");
+        types.iter().map(|t| t["name"].to_string()).collect()
+    };
+    assert_eq!(names(&bundled), names(&from_dir));
+    // The bundled spec's files are named as in the repository.
+    assert_eq!(bundled["files"][0], "isa-spec/base.isa");
+}
+
+/// A binary with words that do not decode: every word printed, warnings on stderr,
+/// exit 0 (or 1 with --strict).
+#[test]
+fn disasm_of_bad_words_succeeds_and_loses_nothing() {
+    let prog = temp("ok.s");
+    std::fs::write(&prog, "NOP\nEXIT\n").unwrap();
+    let bin = temp("ok.bin");
+    let o = isa(&["asm", prog.to_str().unwrap(), "-o", bin.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    let mut bytes = std::fs::read(&bin).unwrap();
+    bytes.splice(16..16, [0xffu8; 16]);
+    let bad = temp("bad.bin");
+    std::fs::write(&bad, &bytes).unwrap();
+
+    let o = isa(&["disasm", bad.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    let text = out(&o);
+    assert_eq!(text.lines().count(), 3, "{text}");
+    assert!(
+        text.contains("/*0010*/  .word 0xffffffffffffffffffffffffffffffff ;"),
+        "{text}"
+    );
+    assert!(err(&o).starts_with("warning: "), "{}", err(&o));
+    // What it printed assembles back to the same bytes.
+    let back = temp("back.s");
+    std::fs::write(&back, &text).unwrap();
+    let again = temp("back.bin");
+    let o = isa(&["asm", back.to_str().unwrap(), "-o", again.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert_eq!(std::fs::read(&again).unwrap(), bytes);
+
+    let o = isa(&["disasm", "--strict", bad.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(out(&o), text);
+}
+
+/// `BRA (.L_x)` (no backtick) says how a label reference is written.
+#[test]
+fn a_label_without_its_backtick_gets_a_hint() {
+    let prog = temp("label.s");
+    std::fs::write(&prog, ".L_x:\n  BRA (.L_x)\n").unwrap();
+    let o = isa(&["asm", prog.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let e = err(&o);
+    assert!(
+        e.contains("label.s:2:7: error: expected an operand, found `(.L_x)`"),
+        "{e}"
+    );
+    assert!(
+        e.contains("starts with a backtick, `` `(.L_name) ``"),
+        "{e}"
+    );
+}
