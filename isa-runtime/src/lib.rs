@@ -2,8 +2,8 @@
 //! every opcode of the spec.
 //!
 //! The instruction set itself comes from the generated `isa` crate; this crate holds
-//! the hand-written semantics. [`Warp`] is the architectural state DESIGN.md
-//! describes (GPRs, predicates, uniform registers and predicates, B registers, the
+//! the hand-written semantics. [`Warp`] is the architectural state of
+//! `docs/architecture.md` (GPRs, predicates, uniform registers and predicates, B registers, the
 //! five thread masks, `ActivePC` and per-lane RPC, constant memory, special registers,
 //! the GETREG/SETREG address space, a cycle counter and the NANOSLEEP timer).
 //! [`Program`] decodes a program once; [`Machine`] runs it:

@@ -5,7 +5,7 @@
 //! same for one spec at full speed; each is the other's test oracle. [`program`] handles
 //! whole programs (labels, `/*0040*/` address prefixes).
 //!
-//! The printing rules (DESIGN.md, "Semantics the model must fix"):
+//! The printing rules (docs/architecture.md, "What an instruction is"):
 //! - the guard predicate (the first `Order` operand) prints as `@P0`/`@!UP1` and is left
 //!   out when it is at its default (`PT`, not negated);
 //! - the mnemonic is the optype name with `_` written `.` (`UIMAD_WIDE` → `UIMAD.WIDE`);
