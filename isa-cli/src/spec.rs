@@ -88,7 +88,7 @@ pub fn check(
 }
 
 impl Report {
-    /// The one-line summary: `5 files: 45 types, …; 35 warnings (examples 20, …), 0 errors`.
+    /// The one-line summary: `6 files: 45 types, …; 35 warnings (examples 21, …), 0 errors`.
     pub fn summary(&self) -> String {
         let checked = &self.checked;
         let d = &checked.diagnostics;

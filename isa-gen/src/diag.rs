@@ -36,11 +36,13 @@ pub enum Lint {
     Bitwidth,
     /// An opcode name whose suffix contradicts its fixed fields.
     OpcodeName,
+    /// An enumeration read or written that is not declared `__DefRegisters`.
+    EnumAccess,
 }
 
 impl Lint {
     /// Every lint, in the order `isa check --help` lists them.
-    pub const ALL: [Lint; 7] = [
+    pub const ALL: [Lint; 8] = [
         Lint::WideField,
         Lint::NoOptype,
         Lint::UnlistedOperand,
@@ -48,6 +50,7 @@ impl Lint {
         Lint::Examples,
         Lint::Bitwidth,
         Lint::OpcodeName,
+        Lint::EnumAccess,
     ];
 
     /// The name users write (`examples`, `opcode-name`).
@@ -60,6 +63,7 @@ impl Lint {
             Lint::Examples => "examples",
             Lint::Bitwidth => "bitwidth",
             Lint::OpcodeName => "opcode-name",
+            Lint::EnumAccess => "enum-access",
         }
     }
 
@@ -73,6 +77,9 @@ impl Lint {
             Lint::Examples => "an `__Examples` line that does not assemble as its definition",
             Lint::Bitwidth => "a `Bitwidth` that differs from most sibling opcodes",
             Lint::OpcodeName => "an opcode name whose suffix contradicts its fixed fields",
+            Lint::EnumAccess => {
+                "an enumeration read or written that is not declared `__DefRegisters`"
+            }
         }
     }
 

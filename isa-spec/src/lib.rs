@@ -27,7 +27,14 @@ macro_rules! files {
     };
 }
 
-files!("base.isa", "bru.isa", "misc.isa", "sync.isa", "udp.isa");
+files!(
+    "backend.isa",
+    "base.isa",
+    "bru.isa",
+    "misc.isa",
+    "sync.isa",
+    "udp.isa"
+);
 
 #[cfg(test)]
 mod tests {

@@ -106,8 +106,6 @@ pub(crate) struct OpcodeAsm {
     pub modifiers: Vec<usize>,
     /// Sub-fields of each field: (sub-field index, kind).
     pub subs: HashMap<usize, Vec<(usize, SubKind)>>,
-    /// `CvtIShift` shift per field.
-    pub ishift: HashMap<usize, u32>,
 }
 
 /// The interpreting assembler and printer for one model.
@@ -230,14 +228,6 @@ fn opcode_asm(model: &Model, i: usize) -> OpcodeAsm {
                 .push((k, sub_kind(model, op, k)));
         }
     }
-    let ishift = op
-        .asm_formats
-        .iter()
-        .filter_map(|a| match *a {
-            AsmFormat::IShift { field, shift } => Some((field, shift)),
-            _ => None,
-        })
-        .collect();
     let syntax_lines = syntax_lines(model, op);
     let labels = operand_labels(model, op, &operands, &syntax_lines);
     let modifiers = modifier_order(model, op, &syntax_lines);
@@ -247,7 +237,6 @@ fn opcode_asm(model: &Model, i: usize) -> OpcodeAsm {
         labels,
         modifiers,
         subs,
-        ishift,
     }
 }
 

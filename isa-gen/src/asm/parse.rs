@@ -4,7 +4,7 @@ use super::lex::{lex_line, Core, OperandTok, Part};
 use super::print::{neg_is_tilde, reg_count, set_code, unset_code};
 use super::{expected_kind, hex, AsmError, Assembler, SubKind};
 use crate::model::interp::Decoded;
-use crate::model::{Model, Opcode, Operand, OperandKind, Role, TypeKind};
+use crate::model::{Address, Model, Opcode, Operand, OperandKind, Role, TypeKind};
 use crate::suggest;
 
 /// Why one candidate opcode rejected the line.
@@ -717,13 +717,16 @@ fn assign(
                     }
                 }
                 TypeKind::Immediate { signed } => {
-                    let (v, is_target) = match (&tok.core, oa.ishift.get(&f)) {
-                        (Core::Number(v), s) => (*v, s.is_some()),
-                        (Core::Label(l), Some(_)) => match labels(l) {
-                            Some(t) => (t as i128, true),
-                            None => return Assign::Invalid(format!("undefined label `{l}`")),
-                        },
-                        (Core::Label(_), None) => {
+                    let address = op.address(f);
+                    let v = match (&tok.core, address) {
+                        (Core::Number(v), _) => *v,
+                        (Core::Label(l), Some((_, Address::Relative | Address::Absolute))) => {
+                            match labels(l) {
+                                Some(t) => t as i128,
+                                None => return Assign::Invalid(format!("undefined label `{l}`")),
+                            }
+                        }
+                        (Core::Label(_), _) => {
                             return Assign::Invalid(
                                 "a label is only allowed as a branch target".into(),
                             )
@@ -740,55 +743,80 @@ fn assign(
                         ));
                     }
                     let w = t.width;
-                    let value = if is_target {
-                        let shift = oa.ishift[&f];
-                        let next = addr as i128 + 16;
-                        let Some(rel) = v.checked_sub(next) else {
-                            return Assign::Invalid(format!(
-                                "branch target {} is out of range",
-                                hex(v)
-                            ));
-                        };
-                        if rel & ((1i128 << shift) - 1) != 0 {
-                            return Assign::Invalid(format!(
-                                "branch target {} is not a multiple of {:#x} bytes from the next instruction ({})",
-                                hex(v),
-                                1u64 << shift,
-                                hex(addr as i128 + 16)
-                            ));
-                        }
-                        let off = rel >> shift;
-                        let (lo, hi) = bounds(w, *signed);
-                        if off < lo || off > hi {
-                            // Both ends are reachable targets, so `<<` cannot overflow.
-                            return Assign::Invalid(format!(
-                                "branch target {} is out of range ({}..={})",
-                                hex(v),
-                                hex(next.saturating_add(lo.saturating_mul(1 << shift))),
-                                hex(next.saturating_add(hi.saturating_mul(1 << shift)))
-                            ));
-                        }
-                        off
-                    } else {
-                        let (lo, hi) = bounds(w, *signed);
-                        // A signed immediate may also be written as its bit pattern
-                        // (`0xffffffff` for -1).
-                        let pattern_hi = bounds(w, false).1;
-                        if v < lo || v > pattern_hi {
-                            let pattern = if *signed {
-                                format!(", or its {w}-bit pattern up to {}", hex(pattern_hi))
-                            } else {
-                                String::new()
+                    let (lo, hi) = bounds(w, *signed);
+                    let value = match address {
+                        Some((shift, Address::Relative)) => {
+                            let next = addr as i128 + 16;
+                            let Some(rel) = v.checked_sub(next) else {
+                                return Assign::Invalid(format!(
+                                    "branch target {} is out of range",
+                                    hex(v)
+                                ));
                             };
-                            return Assign::Invalid(format!(
-                                "immediate {} does not fit {} ({}..={}{pattern})",
-                                hex(v),
-                                t.name,
-                                hex(lo),
-                                hex(hi),
-                            ));
+                            if rel & ((1i128 << shift) - 1) != 0 {
+                                return Assign::Invalid(format!(
+                                    "branch target {} is not a multiple of {:#x} bytes from the next instruction ({})",
+                                    hex(v),
+                                    1u64 << shift,
+                                    hex(addr as i128 + 16)
+                                ));
+                            }
+                            let off = rel >> shift;
+                            if off < lo || off > hi {
+                                // Both ends are reachable targets, so `<<` cannot overflow.
+                                return Assign::Invalid(format!(
+                                    "branch target {} is out of range ({}..={})",
+                                    hex(v),
+                                    hex(next.saturating_add(lo.saturating_mul(1 << shift))),
+                                    hex(next.saturating_add(hi.saturating_mul(1 << shift)))
+                                ));
+                            }
+                            off
                         }
-                        v
+                        Some((shift, mode @ (Address::Absolute | Address::Number))) => {
+                            let what = if mode == Address::Absolute {
+                                "address"
+                            } else {
+                                "immediate"
+                            };
+                            if v & ((1i128 << shift) - 1) != 0 {
+                                return Assign::Invalid(format!(
+                                    "{what} {} is not a multiple of {:#x}",
+                                    hex(v),
+                                    1u64 << shift
+                                ));
+                            }
+                            let off = v >> shift;
+                            if off < lo || off > hi {
+                                return Assign::Invalid(format!(
+                                    "{what} {} is out of range ({}..={})",
+                                    hex(v),
+                                    hex(lo.saturating_mul(1 << shift)),
+                                    hex(hi.saturating_mul(1 << shift))
+                                ));
+                            }
+                            off
+                        }
+                        None => {
+                            // A signed immediate may also be written as its bit pattern
+                            // (`0xffffffff` for -1).
+                            let pattern_hi = bounds(w, false).1;
+                            if v < lo || v > pattern_hi {
+                                let pattern = if *signed {
+                                    format!(", or its {w}-bit pattern up to {}", hex(pattern_hi))
+                                } else {
+                                    String::new()
+                                };
+                                return Assign::Invalid(format!(
+                                    "immediate {} does not fit {} ({}..={}{pattern})",
+                                    hex(v),
+                                    t.name,
+                                    hex(lo),
+                                    hex(hi),
+                                ));
+                            }
+                            v
+                        }
                     };
                     values[f] = (value as u128) & crate::model::mask(0, w);
                     return Assign::Ok;

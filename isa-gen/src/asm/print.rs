@@ -2,7 +2,7 @@
 
 use super::{hex, parse, sign_extend, Assembler, SubKind};
 use crate::model::interp::Decoded;
-use crate::model::{Model, Opcode, Operand, OperandKind, TypeKind};
+use crate::model::{Address, Model, Opcode, Operand, OperandKind, TypeKind};
 
 /// The code of a symbol sub-field when its symbol is written: `True`, else 1.
 pub(crate) fn set_code(model: &Model, op: &Opcode, sub: usize) -> u128 {
@@ -199,8 +199,11 @@ fn operand_text(a: &Assembler, d: &Decoded, o: &Operand, addr: u64) -> String {
                     } else {
                         v[f] as i128
                     };
-                    match a.ops[d.opcode].ishift.get(&f) {
-                        Some(&shift) => hex(addr as i128 + 16 + (value << shift)),
+                    match op.address(f) {
+                        Some((shift, Address::Relative)) => {
+                            hex(addr as i128 + 16 + (value << shift))
+                        }
+                        Some((shift, Address::Absolute | Address::Number)) => hex(value << shift),
                         None => hex(value),
                     }
                 }

@@ -8,7 +8,7 @@ use quote::{format_ident, quote};
 
 use super::{lit, uint_ty, Gen};
 use crate::asm::{omit, Assembler, SubKind};
-use crate::model::{Opcode, Operand, OperandKind, TypeKind};
+use crate::model::{Address, Opcode, Operand, OperandKind, TypeKind};
 
 impl Gen<'_> {
     /// Writes register field `f` (one string write when its file has a name table).
@@ -157,12 +157,15 @@ impl Gen<'_> {
                             }
                         }
                     }
-                    TypeKind::Immediate { signed } => match a.ops[opcode].ishift.get(&f) {
-                        Some(&shift) => {
+                    TypeKind::Immediate { .. } => match a.model.opcodes[opcode].address(f) {
+                        Some((shift, Address::Relative)) => {
                             let shift = lit(shift as u128, "u32");
                             quote! { write_hex(w, addr as i128 + 16 + ((self.#id.get() as i128) << #shift))?; }
                         }
-                        None if *signed => quote! { write_hex(w, self.#id.get() as i128)?; },
+                        Some((shift, Address::Absolute | Address::Number)) => {
+                            let shift = lit(shift as u128, "u32");
+                            quote! { write_hex(w, (self.#id.get() as i128) << #shift)?; }
+                        }
                         None => quote! { write_hex(w, self.#id.get() as i128)?; },
                     },
                     TypeKind::ConstMem { .. } => quote! {
@@ -375,7 +378,10 @@ impl Gen<'_> {
             })
             .collect();
         let operands = quote! { #( #stmts )* #( #writes )* };
-        let addr = if oa.ishift.is_empty() {
+        let op = &a.model.opcodes[opcode];
+        let relative =
+            (0..op.fields.len()).any(|f| matches!(op.address(f), Some((_, Address::Relative))));
+        let addr = if !relative {
             format_ident!("_addr")
         } else {
             format_ident!("addr")

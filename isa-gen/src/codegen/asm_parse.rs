@@ -9,7 +9,7 @@ use quote::{format_ident, quote};
 
 use super::{lit, lit_hex, Gen};
 use crate::asm::{mnemonic, Assembler, SubKind};
-use crate::model::{Opcode, OperandKind, Role, TypeId, TypeKind};
+use crate::model::{Address, Opcode, OperandKind, Role, TypeId, TypeKind};
 
 const RUNTIME: &str = include_str!("asm_runtime.rs");
 
@@ -244,12 +244,15 @@ impl Gen<'_> {
                         TypeKind::Immediate { signed } => {
                             let tn = &t.name;
                             let w = lit(t.width as u128, "u8");
-                            let (target, shift) = match a.ops[opcode].ishift.get(&f) {
-                                Some(&s) => (true, s),
-                                None => (false, 0),
+                            let op = &a.model.opcodes[opcode];
+                            let (mode, shift) = match op.address(f) {
+                                Some((s, Address::Relative)) => (quote! { ImmAddr::Rel }, s),
+                                Some((s, Address::Absolute)) => (quote! { ImmAddr::Abs }, s),
+                                Some((s, Address::Number)) => (quote! { ImmAddr::Scaled }, s),
+                                None => (quote! { ImmAddr::No }, 0),
                             };
                             let shift = lit(shift as u128, "u8");
-                            quote! { Kind::Imm { type_name: #tn, width: #w, signed: #signed, target: #target, shift: #shift } }
+                            quote! { Kind::Imm { type_name: #tn, width: #w, signed: #signed, addr: #mode, shift: #shift } }
                         }
                         TypeKind::ConstMem {
                             bank_bits,

@@ -9,6 +9,21 @@ const MAX_OPERANDS: usize = 12;
 /// Most mnemonic parts (name and modifiers) a line may have.
 const MAX_PARTS: usize = 8;
 
+/// How an immediate operand is read (`__DefFlow` of the spec).
+// Which variants a spec uses depends on its `__DefFlow`s.
+#[allow(dead_code)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ImmAddr {
+    /// A plain number.
+    No,
+    /// An address relative to the next instruction (accepts a label).
+    Rel,
+    /// An absolute address (accepts a label).
+    Abs,
+    /// A number written scaled: `x << shift`.
+    Scaled,
+}
+
 /// Why a line of assembly was rejected, and where (`start..end`, bytes of the line).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AsmError {
@@ -82,6 +97,11 @@ pub enum Problem {
     Misaligned(i128, u64),
     /// A branch target too far away.
     TargetRange(i128),
+    /// An absolute address (true) or a scaled immediate (false) that is not a multiple
+    /// of its scale.
+    NotMultiple(bool, i128, u64),
+    /// An absolute address (true) or a scaled immediate (false) outside `min..=max`.
+    ScaledRange(bool, i128, i128, i128),
     /// A label never defined.
     UndefinedLabel,
     /// A label where only a number is allowed.
@@ -261,6 +281,20 @@ impl core::fmt::Display for AsmErrorDisplay<'_> {
                         f.write_str("branch target ")?;
                         write_hex(f, target)?;
                         f.write_str(" is out of range")
+                    }
+                    Problem::NotMultiple(abs, v, align) => {
+                        f.write_str(if abs { "address " } else { "immediate " })?;
+                        write_hex(f, v)?;
+                        write!(f, " is not a multiple of {align:#x}")
+                    }
+                    Problem::ScaledRange(abs, v, min, max) => {
+                        f.write_str(if abs { "address " } else { "immediate " })?;
+                        write_hex(f, v)?;
+                        f.write_str(" is out of range (")?;
+                        write_hex(f, min)?;
+                        f.write_str("..=")?;
+                        write_hex(f, max)?;
+                        f.write_str(")")
                     }
                     Problem::UndefinedLabel => {
                         // `found` is the reference as written: `` `(.L_name) ``.
@@ -983,8 +1017,8 @@ enum Kind {
         type_name: &'static str,
         width: u8,
         signed: bool,
-        /// A branch target: PC-relative, counted in `1 << shift` bytes.
-        target: bool,
+        /// A `CvtIShift` operand: how it is read, counted in `1 << shift` bytes.
+        addr: ImmAddr,
         shift: u8,
     },
     CMem {
@@ -1238,12 +1272,13 @@ fn read(
             type_name,
             width,
             signed,
-            target,
+            addr: mode,
             shift,
         } => {
             let v = match tok.core {
                 TokCore::Number(v) => v,
-                TokCore::Label(l) if target => match labels(l) {
+                TokCore::Label(l) if matches!(mode, ImmAddr::Rel | ImmAddr::Abs) => match labels(l)
+                {
                     Some(t) => i128::from(t),
                     None => return Read::Bad(Problem::UndefinedLabel),
                 },
@@ -1257,29 +1292,48 @@ fn read(
                 return Read::Bad(Problem::Suffix);
             }
             let (lo, hi) = bounds(width, signed);
-            let value = if target {
-                let Some(rel) = v.checked_sub(i128::from(addr) + 16) else {
-                    return Read::Bad(Problem::TargetRange(v));
-                };
-                if rel & ((1i128 << shift) - 1) != 0 {
-                    return Read::Bad(Problem::Misaligned(v, 1 << shift));
+            let value = match mode {
+                ImmAddr::Rel => {
+                    let Some(rel) = v.checked_sub(i128::from(addr) + 16) else {
+                        return Read::Bad(Problem::TargetRange(v));
+                    };
+                    if rel & ((1i128 << shift) - 1) != 0 {
+                        return Read::Bad(Problem::Misaligned(v, 1 << shift));
+                    }
+                    let off = rel >> shift;
+                    if off < lo || off > hi {
+                        return Read::Bad(Problem::TargetRange(v));
+                    }
+                    off
                 }
-                let off = rel >> shift;
-                if off < lo || off > hi {
-                    return Read::Bad(Problem::TargetRange(v));
+                ImmAddr::Abs | ImmAddr::Scaled => {
+                    let abs = mode == ImmAddr::Abs;
+                    if v & ((1i128 << shift) - 1) != 0 {
+                        return Read::Bad(Problem::NotMultiple(abs, v, 1 << shift));
+                    }
+                    let off = v >> shift;
+                    if off < lo || off > hi {
+                        return Read::Bad(Problem::ScaledRange(
+                            abs,
+                            v,
+                            lo.saturating_mul(1 << shift),
+                            hi.saturating_mul(1 << shift),
+                        ));
+                    }
+                    off
                 }
-                off
-            } else {
-                // A signed immediate may also be written as its bit pattern.
-                let pattern_hi = bounds(width, false).1;
-                if v < lo || v > pattern_hi {
-                    return Read::Bad(Problem::Range(
-                        type_name,
-                        lo,
-                        if signed { pattern_hi } else { hi },
-                    ));
+                ImmAddr::No => {
+                    // A signed immediate may also be written as its bit pattern.
+                    let pattern_hi = bounds(width, false).1;
+                    if v < lo || v > pattern_hi {
+                        return Read::Bad(Problem::Range(
+                            type_name,
+                            lo,
+                            if signed { pattern_hi } else { hi },
+                        ));
+                    }
+                    v
                 }
-                v
             };
             o.at.set(w, value as u128);
             false

@@ -65,6 +65,7 @@ pub const RESERVED_TYPES: &[&str] = &[
     "SubRole",
     "Sub",
     "Kind",
+    "ImmAddr",
     "OperandSpec",
     "ModSpec",
     "GuardSpec",

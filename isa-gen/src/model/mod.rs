@@ -8,13 +8,18 @@
 //! assembler) add warnings for inconsistencies that do not stop generation. [`interp`] encodes and decodes words by interpreting the model (the
 //! slow tier, used by tools and as the oracle for the generated code).
 
+pub mod access;
+mod annotate;
 pub mod expr;
+pub mod flow;
 pub mod interp;
 pub mod resolve;
 
 use crate::source::Span;
 use crate::syntax::ast::DocSection;
+pub use access::{Access, RegOperand, RegSource, RegUse};
 pub use expr::{CExpr, ExprType};
+pub use flow::{Address, Flow, FlowKind, TargetError};
 
 /// Index into [`Model::types`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -37,6 +42,8 @@ pub struct Model {
     pub defs: Vec<Def>,
     /// Resolved opcodes, in source order.
     pub opcodes: Vec<Opcode>,
+    /// Enumerations whose values name registers (`__DefRegisters`).
+    pub reg_enums: Vec<TypeId>,
 }
 
 #[derive(Debug, Clone)]
@@ -340,6 +347,8 @@ pub struct Opcode {
     pub fixed_bits: u128,
     /// Union of all fields' bits; any other bit of an instruction must be zero.
     pub covered: u128,
+    /// Control flow and address operands (`__DefFlow`; falls through without one).
+    pub flow: Flow,
     pub span: Span,
 }
 
@@ -392,6 +401,12 @@ impl Model {
 
     pub fn ty(&self, id: TypeId) -> &Type {
         &self.types[id.0]
+    }
+
+    /// Whether values of the type name registers: a register file, or an enumeration
+    /// declared with `__DefRegisters` (`BReg`).
+    pub fn is_register_type(&self, id: TypeId) -> bool {
+        self.ty(id).reg_file().is_some() || self.reg_enums.contains(&id)
     }
 
     pub fn def(&self, id: DefId) -> &Def {

@@ -36,6 +36,7 @@ pub fn build(files: &[SpecFile], diags: &mut Diagnostics) -> Option<Model> {
             words: Vec::new(),
             defs: Vec::new(),
             opcodes: Vec::new(),
+            reg_enums: Vec::new(),
         },
         diags: Diagnostics::default(),
         type_index: HashMap::new(),
@@ -52,6 +53,13 @@ pub fn build(files: &[SpecFile], diags: &mut Diagnostics) -> Option<Model> {
     r.words(files);
     r.defs(files);
     r.opcodes();
+    super::annotate::run(
+        &mut r.model,
+        files,
+        &r.def_index,
+        &r.type_index,
+        &mut r.diags,
+    );
     if !r.diags.has_errors() {
         r.check_ambiguity();
     }
@@ -1281,6 +1289,7 @@ impl<'a> Resolver<'a> {
             fixed_mask,
             fixed_bits,
             covered,
+            flow: Flow::default(),
             span: def_span,
         })
     }

@@ -44,6 +44,10 @@ pub enum Item {
     ConstMem(ConstMemDef),
     /// `__DefOperandWord NAME : RegFile lo..hi;` (extension).
     OperandWord(OperandWordDef),
+    /// `__DefRegisters Name` (extension): an enumeration whose values name registers.
+    Registers(RegistersDef),
+    /// `__DefFlow Name : kind` (extension): control flow and address operands.
+    Flow(FlowDef),
     /// `__DefGroup`, `__DefOptype`, `__DefOpcode`.
     Def(Definition),
 }
@@ -102,6 +106,34 @@ pub struct OperandWordDef {
     pub lo: Int,
     pub hi: Int,
     pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub struct RegistersDef {
+    pub ty: Ident,
+    pub span: Span,
+}
+
+/// `__DefFlow NAME : kind` and its item lines.
+#[derive(Debug, Clone)]
+pub struct FlowDef {
+    /// The group, optype or opcode it applies to (and every opcode below it).
+    pub def: Ident,
+    pub kind: Ident,
+    pub items: Vec<FlowItem>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub enum FlowItem {
+    /// `target FIELD;`: the address operand the flow goes to.
+    Target(Ident),
+    /// `condition F, G;`: fields whose non-default value makes the flow conditional.
+    Condition(Vec<Ident>),
+    /// `absolute FIELD;`: an address operand that is not pc-relative.
+    Absolute(Ident),
+    /// `immediate FIELD;`: a `CvtIShift` operand that is a plain number, no address.
+    Immediate(Ident),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -10,7 +10,7 @@ use nom::branch::alt;
 use nom::bytes::complete::tag;
 use nom::character::complete::char;
 use nom::combinator::{map, opt};
-use nom::multi::separated_list0;
+use nom::multi::{separated_list0, separated_list1};
 use nom::sequence::preceded;
 
 use super::ast::*;
@@ -90,6 +90,8 @@ enum Header {
     Immediate,
     ConstMem,
     OperandWord,
+    Registers,
+    Flow,
     Def(DefKind),
     Section(SectionKind),
     Unknown,
@@ -117,6 +119,8 @@ fn header_of(line: &str) -> Option<(&str, Header)> {
         "DefImmediate" => Header::Immediate,
         "DefConstMem" => Header::ConstMem,
         "DefOperandWord" => Header::OperandWord,
+        "DefRegisters" => Header::Registers,
+        "DefFlow" => Header::Flow,
         "DefGroup" => Header::Def(DefKind::Group),
         "DefOptype" => Header::Def(DefKind::Optype),
         "DefOpcode" => Header::Def(DefKind::Opcode),
@@ -335,6 +339,39 @@ impl<'a> Parser<'a, '_> {
                     reg_file,
                     lo,
                     hi,
+                    span,
+                }))
+            }
+            Header::Registers => {
+                let span = c.span(line.trim());
+                let ty = self.statement(line, "a registers definition", |i| {
+                    let (i, _) = tag(word)(i)?;
+                    let (i, name) = must("an enumeration name", preceded(ws, ident))(i)?;
+                    Ok((i, c.ident(name)))
+                })?;
+                self.expect_no_body("a registers definition");
+                Some(Item::Registers(RegistersDef { ty, span }))
+            }
+            Header::Flow => {
+                let span = c.span(line.trim());
+                let header = self.statement(line, "a flow definition", |i| {
+                    let (i, _) = tag(word)(i)?;
+                    let (i, def) = must("a group, optype or opcode name", preceded(ws, ident))(i)?;
+                    let (i, _) = must("`:`", sym(":"))(i)?;
+                    let (i, kind) = must("a flow kind", preceded(ws, flow_kind))(i)?;
+                    Ok((i, (c.ident(def), c.ident(kind))))
+                });
+                let mut items = Vec::new();
+                for line in self.body_lines() {
+                    if let Some(it) = self.statement(line, "a flow item", |i| flow_item(c, i)) {
+                        items.push(it);
+                    }
+                }
+                let (def, kind) = header?;
+                Some(Item::Flow(FlowDef {
+                    def,
+                    kind,
+                    items,
                     span,
                 }))
             }
@@ -763,6 +800,60 @@ fn regfile_item<'a>(c: Ctx<'a>, i: &'a str) -> PResult<'a, RegFileItem> {
     };
     let (i, _) = must("`;`", sym(";"))(item.0)?;
     Ok((i, item.1))
+}
+
+/// A flow kind: an identifier that may contain `-` (`indirect-branch`).
+fn flow_kind(i: &str) -> PResult<'_, &str> {
+    let (rest, _) = ident(i)?;
+    let mut end = i.len() - rest.len();
+    let b = i.as_bytes();
+    while b.get(end) == Some(&b'-') && b.get(end + 1).is_some_and(|c| c.is_ascii_alphabetic()) {
+        end += 1;
+        while b
+            .get(end)
+            .is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_')
+        {
+            end += 1;
+        }
+    }
+    Ok((&i[end..], &i[..end]))
+}
+
+/// `target F;`, `condition F, G;`, `absolute F;` or `immediate F;`.
+fn flow_item<'a>(c: Ctx<'a>, i: &'a str) -> PResult<'a, FlowItem> {
+    let (i, kw) = expect(
+        "`target`, `condition`, `absolute` or `immediate`",
+        alt((
+            keyword("target"),
+            keyword("condition"),
+            keyword("absolute"),
+            keyword("immediate"),
+        )),
+    )(i)?;
+    let field = |i| must("a field name", preceded(ws, dotted_ident))(i);
+    let (i, item) = match kw {
+        "condition" => {
+            let (i, names) = separated_list1(sym(","), field)(i)?;
+            (
+                i,
+                FlowItem::Condition(names.into_iter().map(|n| c.ident(n)).collect()),
+            )
+        }
+        "absolute" => {
+            let (i, f) = field(i)?;
+            (i, FlowItem::Absolute(c.ident(f)))
+        }
+        "immediate" => {
+            let (i, f) = field(i)?;
+            (i, FlowItem::Immediate(c.ident(f)))
+        }
+        _ => {
+            let (i, f) = field(i)?;
+            (i, FlowItem::Target(c.ident(f)))
+        }
+    };
+    let (i, _) = must("`;`", sym(";"))(i)?;
+    Ok((i, item))
 }
 
 /// `field<start, width> Type name [= Value | == Value];`

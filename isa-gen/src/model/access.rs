@@ -1,0 +1,275 @@
+//! Register operands and how instructions use them: what a register allocator and a
+//! liveness analysis need.
+//!
+//! A register operand is an `Order` operand (or part of a composite one) whose type
+//! names registers — a register file, or an enumeration declared `__DefRegisters` —
+//! or an operand word such as `UPR` (which stands for a fixed range of registers), and
+//! any register field or word the `InList`/`OutList` name outside `Order`. Its access
+//! comes from those lists: read when in `InList`, written when in `OutList`, both when
+//! in both (a tied operand: the same register is read and written). A register operand
+//! in neither list is taken as read: liveness must not assume it dead. A register holds
+//! 32 bits; an operand whose `Bitwidth` is larger covers consecutive registers.
+
+use super::interp::Decoded;
+use super::{ListRef, Model, Opcode, OperandKind, TypeId, TypeKind, WordId};
+
+/// How an instruction uses a register operand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Access {
+    Read,
+    Write,
+    /// Read and written (the same register: a tied operand).
+    ReadWrite,
+    /// Written only when the guard predicate holds (a guarded instruction).
+    CondWrite,
+    /// Read, and written only when the guard predicate holds.
+    ReadCondWrite,
+}
+
+impl Access {
+    pub fn reads(self) -> bool {
+        matches!(
+            self,
+            Access::Read | Access::ReadWrite | Access::ReadCondWrite
+        )
+    }
+
+    pub fn writes(self) -> bool {
+        !matches!(self, Access::Read)
+    }
+
+    /// The access of an instance whose guard may be false: writes become conditional.
+    pub fn guarded(self) -> Access {
+        match self {
+            Access::Write => Access::CondWrite,
+            Access::ReadWrite => Access::ReadCondWrite,
+            other => other,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Access::Read => "read",
+            Access::Write => "write",
+            Access::ReadWrite => "read-write",
+            Access::CondWrite => "conditional write",
+            Access::ReadCondWrite => "read, conditional write",
+        }
+    }
+}
+
+/// Where a register operand's register comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RegSource {
+    /// The register numbered by this field's code.
+    Field(usize),
+    /// The fixed registers an operand word stands for (`UPR`: `UP0`..`UP6`).
+    Word(WordId),
+}
+
+/// A register operand of an opcode.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RegOperand {
+    /// The field or operand word's name (`rd`, `pg`, `UPR`).
+    pub name: String,
+    /// The register file or register enumeration.
+    pub file: TypeId,
+    pub source: RegSource,
+    /// `Read`, `Write` or `ReadWrite`, from the In/Out lists.
+    pub access: Access,
+    /// Whether it is the guard predicate.
+    pub guard: bool,
+    /// Whether it is the register part of a composite operand (`C[vb, ura]`,
+    /// `UR[urb, uridx]`): an address, not the data.
+    pub index: bool,
+}
+
+/// One register operand of an instruction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct RegUse {
+    /// Index into [`Opcode::reg_operands`].
+    pub operand: usize,
+    pub file: TypeId,
+    /// The first register's code.
+    pub first: u128,
+    /// How many consecutive registers it covers.
+    pub count: u32,
+    /// The access in this instance (`CondWrite` when the guard may be false).
+    pub access: Access,
+    /// A named constant register (`RZ`, `PT`): it holds no state.
+    pub constant: bool,
+}
+
+impl Opcode {
+    /// The register operands, `Order` first, then registers the In/Out lists name
+    /// outside `Order`.
+    pub fn reg_operands(&self, model: &Model) -> Vec<RegOperand> {
+        let mut sources: Vec<(RegSource, bool)> = Vec::new();
+        let mut add = |s: RegSource, index: bool| {
+            if !sources.iter().any(|(x, _)| *x == s) {
+                sources.push((s, index));
+            }
+        };
+        for o in &self.order {
+            match o.kind {
+                OperandKind::Field(f) => add(RegSource::Field(f), false),
+                OperandKind::CMemIndexed { reg, .. } | OperandKind::RegIndexed { reg, .. } => {
+                    add(RegSource::Field(reg), true)
+                }
+                OperandKind::Word(w) => add(RegSource::Word(w), false),
+            }
+        }
+        for r in self.in_list.iter().chain(&self.out_list) {
+            match *r {
+                ListRef::Field(f) => add(RegSource::Field(f), false),
+                ListRef::Word(w) => add(RegSource::Word(w), false),
+            }
+        }
+        let guard = self.guard(model);
+        sources
+            .into_iter()
+            .filter_map(|(source, index)| {
+                let (name, file, listed) = match source {
+                    RegSource::Field(f) => {
+                        let field = &self.fields[f];
+                        if !model.is_register_type(field.ty) {
+                            return None;
+                        }
+                        (field.name.clone(), field.ty, ListRef::Field(f))
+                    }
+                    RegSource::Word(w) => {
+                        let word = &model.words[w.0];
+                        (word.name.clone(), word.reg_file, ListRef::Word(w))
+                    }
+                };
+                let read = self.in_list.contains(&listed);
+                let write = self.out_list.contains(&listed);
+                let access = match (read, write) {
+                    (_, false) => Access::Read,
+                    (false, true) => Access::Write,
+                    (true, true) => Access::ReadWrite,
+                };
+                Some(RegOperand {
+                    name,
+                    file,
+                    source,
+                    access,
+                    guard: matches!(source, RegSource::Field(f) if Some(f) == guard),
+                    index,
+                })
+            })
+            .collect()
+    }
+}
+
+impl Model {
+    /// How many registers a register field covers in instance `d` (or, with `None`,
+    /// at most over every value of the modifiers its `Bitwidth` reads).
+    pub fn reg_count(&self, op: &Opcode, field: usize, d: Option<&Decoded>) -> u32 {
+        if self.ty(op.fields[field].ty).reg_file().is_none() {
+            return 1; // a register enumeration names one register
+        }
+        let Some(b) = op.bitwidth(field) else {
+            return 1;
+        };
+        let bits = match d {
+            Some(d) => b.expr.eval(&|f| d.values[f]),
+            None => self.max_value(op, &b.expr),
+        };
+        (bits.clamp(1, 128) as u32).div_ceil(32)
+    }
+
+    /// The largest value of an expression over every code of the enumeration fields it
+    /// reads (other fields count as 0). The checker bounds such expressions to 4096
+    /// combinations; more are not enumerated (the first combination is used).
+    pub fn max_value(&self, op: &Opcode, e: &super::CExpr) -> i128 {
+        let mut used = Vec::new();
+        e.fields(&mut used);
+        used.sort();
+        used.dedup();
+        let domains: Vec<Vec<u128>> = used
+            .iter()
+            .map(|&f| match self.ty(op.fields[f].ty).enum_values() {
+                Some(vs) => vs.iter().map(|v| v.code).collect(),
+                None => vec![0],
+            })
+            .collect();
+        let combos = domains
+            .iter()
+            .try_fold(1usize, |a, d| a.checked_mul(d.len()));
+        if combos.is_none_or(|n| n > 4096) {
+            return e.eval(&|_| 0);
+        }
+        let mut best = i128::MIN;
+        let mut idx = vec![0usize; domains.len()];
+        loop {
+            let v = e.eval(&|f| {
+                let k = used.iter().position(|&u| u == f).unwrap_or(0);
+                domains[k][idx[k]]
+            });
+            best = best.max(v);
+            let mut k = 0;
+            loop {
+                if k == idx.len() {
+                    return best;
+                }
+                idx[k] += 1;
+                if idx[k] < domains[k].len() {
+                    break;
+                }
+                idx[k] = 0;
+                k += 1;
+            }
+        }
+    }
+
+    /// The register operands of an instruction, as it uses them.
+    pub fn reg_uses(&self, d: &Decoded) -> Vec<RegUse> {
+        let op = &self.opcodes[d.opcode];
+        let guarded = self.is_guarded(d);
+        op.reg_operands(self)
+            .iter()
+            .enumerate()
+            .map(|(k, r)| {
+                let (first, count, constant) = match r.source {
+                    RegSource::Field(f) => {
+                        let code = d.values[f];
+                        let constant = match &self.ty(r.file).kind {
+                            TypeKind::RegFile(rf) => !(rf.lo..=rf.hi).contains(&code),
+                            _ => false,
+                        };
+                        (code, self.reg_count(op, f, Some(d)), constant)
+                    }
+                    RegSource::Word(w) => {
+                        let w = &self.words[w.0];
+                        (w.lo, (w.hi - w.lo + 1) as u32, false)
+                    }
+                };
+                RegUse {
+                    operand: k,
+                    file: r.file,
+                    first,
+                    count,
+                    access: if guarded {
+                        r.access.guarded()
+                    } else {
+                        r.access
+                    },
+                    constant,
+                }
+            })
+            .collect()
+    }
+
+    /// Whether the instance has a guard predicate that may be false: not at its default
+    /// (`PT`, not negated).
+    pub fn is_guarded(&self, d: &Decoded) -> bool {
+        let op = &self.opcodes[d.opcode];
+        op.guard(self).is_some_and(|g| {
+            op.fields[g].default != Some(d.values[g])
+                || op
+                    .sub_fields(g)
+                    .any(|s| op.fields[s].default != Some(d.values[s]))
+        })
+    }
+}

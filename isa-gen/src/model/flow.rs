@@ -1,0 +1,271 @@
+//! Control flow and address operands: what an instruction does to the program counter
+//! and how the operands that name code addresses are read.
+//!
+//! The authors' files do not state these facts in machine-readable form; our side of
+//! the spec does, with `__DefFlow` (see `isa-spec/README.md`, "Extensions"). An opcode
+//! without one falls through (`next`), and each of its `CvtIShift` operands is an
+//! address relative to the next instruction, the reading every earlier version of the
+//! toolchain gave them.
+
+use super::interp::Decoded;
+use super::{AsmFormat, Model, Opcode, Span};
+
+/// What an instruction does to the program counter, for every instance of an opcode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum FlowKind {
+    /// Falls through to the next instruction.
+    #[default]
+    Next,
+    /// Goes to the address its target operand names (when its conditions hold).
+    Branch,
+    /// Goes to an address computed at run time (a register, a jump table).
+    IndirectBranch,
+    /// Calls the address its target operand names; execution resumes after it.
+    Call,
+    /// Calls an address computed at run time.
+    IndirectCall,
+    /// Returns to an address computed at run time.
+    Return,
+    /// Ends the lanes that execute it.
+    Exit,
+    /// Declares the convergence point its target operand names (`BSSY`); falls through.
+    Converge,
+    /// Waits until the lanes of a convergence point or mask arrive (`BSYNC`,
+    /// `WARPSYNC`); then falls through.
+    Sync,
+    /// May switch to other lanes before falling through (`YIELD`, `NANOSLEEP`).
+    Yield,
+    /// Raises a trap or system call; falls through when it returns.
+    Trap,
+    /// Returns from a trap handler.
+    TrapReturn,
+}
+
+impl FlowKind {
+    /// Every kind, in declaration order.
+    pub const ALL: [FlowKind; 12] = [
+        FlowKind::Next,
+        FlowKind::Branch,
+        FlowKind::IndirectBranch,
+        FlowKind::Call,
+        FlowKind::IndirectCall,
+        FlowKind::Return,
+        FlowKind::Exit,
+        FlowKind::Converge,
+        FlowKind::Sync,
+        FlowKind::Yield,
+        FlowKind::Trap,
+        FlowKind::TrapReturn,
+    ];
+
+    /// The name `__DefFlow` takes (`indirect-branch`).
+    pub fn name(self) -> &'static str {
+        match self {
+            FlowKind::Next => "next",
+            FlowKind::Branch => "branch",
+            FlowKind::IndirectBranch => "indirect-branch",
+            FlowKind::Call => "call",
+            FlowKind::IndirectCall => "indirect-call",
+            FlowKind::Return => "return",
+            FlowKind::Exit => "exit",
+            FlowKind::Converge => "converge",
+            FlowKind::Sync => "sync",
+            FlowKind::Yield => "yield",
+            FlowKind::Trap => "trap",
+            FlowKind::TrapReturn => "trap-return",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<FlowKind> {
+        FlowKind::ALL.into_iter().find(|k| k.name() == name)
+    }
+
+    /// Whether the kind goes to its target operand (so the opcode needs one).
+    pub fn needs_target(self) -> bool {
+        matches!(self, FlowKind::Branch | FlowKind::Call | FlowKind::Converge)
+    }
+
+    /// Whether execution can go on at the next instruction when the conditions hold:
+    /// false for branches, returns and exits, which end a basic block.
+    pub fn falls_through(self) -> bool {
+        !matches!(
+            self,
+            FlowKind::Branch
+                | FlowKind::IndirectBranch
+                | FlowKind::Return
+                | FlowKind::Exit
+                | FlowKind::TrapReturn
+        )
+    }
+}
+
+/// How a `CvtIShift` operand is read, for every instance of its opcode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Address {
+    /// An address relative to the next instruction: printed `pc + 16 + (x << n)`.
+    Relative,
+    /// An absolute address `x << n` (`absolute` in `__DefFlow`).
+    Absolute,
+    /// No address: a number printed as `x << n` (`immediate` in `__DefFlow`).
+    Number,
+}
+
+/// The resolved `__DefFlow` of an opcode.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Flow {
+    pub kind: FlowKind,
+    /// The address operand (a field) the flow goes to.
+    pub target: Option<usize>,
+    /// Fields whose value other than the default makes the flow conditional (the
+    /// guard predicate always does).
+    pub conditions: Vec<usize>,
+    /// `CvtIShift` fields that are not relative addresses, and how they are read.
+    pub addresses: Vec<(usize, Address)>,
+    /// The `__DefFlow` line that gave it (none for the default).
+    pub span: Option<Span>,
+}
+
+impl Opcode {
+    /// How the `CvtIShift` operand `field` is read: its shift and address mode, or
+    /// `None` when the field has no `CvtIShift`.
+    pub fn address(&self, field: usize) -> Option<(u32, Address)> {
+        let shift = self.asm_formats.iter().find_map(|a| match *a {
+            AsmFormat::IShift { field: f, shift } if f == field => Some(shift),
+            _ => None,
+        })?;
+        let mode = self
+            .flow
+            .addresses
+            .iter()
+            .find(|(f, _)| *f == field)
+            .map_or(Address::Relative, |&(_, a)| a);
+        Some((shift, mode))
+    }
+}
+
+/// Why a target cannot be set.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TargetError {
+    /// The instruction has no target operand.
+    NoTarget,
+    /// The target is not a multiple of `align` bytes away from what the field counts from.
+    Misaligned { align: u64 },
+    /// The encoded value does not fit the field.
+    OutOfRange,
+}
+
+impl std::fmt::Display for TargetError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TargetError::NoTarget => f.write_str("the instruction has no target operand"),
+            TargetError::Misaligned { align } => {
+                write!(f, "the target is not a multiple of {align} bytes away")
+            }
+            TargetError::OutOfRange => f.write_str("the target does not fit its field"),
+        }
+    }
+}
+
+/// Size of an instruction in bytes: addresses relative to "the next instruction" count
+/// from `pc + INST_SIZE`.
+pub const INST_SIZE: u64 = 16;
+
+impl Model {
+    /// The address an address operand names for an instruction at `addr`, or `None`
+    /// when `field` is no address operand.
+    pub fn address_value(&self, d: &Decoded, field: usize, addr: u64) -> Option<u64> {
+        let op = &self.opcodes[d.opcode];
+        let (shift, mode) = op.address(field)?;
+        let f = &op.fields[field];
+        let offset = (self.signed_value(f, d.values[field]) as u64).wrapping_shl(shift);
+        match mode {
+            Address::Relative => Some(addr.wrapping_add(INST_SIZE).wrapping_add(offset)),
+            Address::Absolute => Some(offset),
+            Address::Number => None,
+        }
+    }
+
+    /// A field's code as a number: sign-extended for signed immediates.
+    pub fn signed_value(&self, f: &super::Field, code: u128) -> i128 {
+        match self.ty(f.ty).kind {
+            super::TypeKind::Immediate { signed: true } => {
+                crate::asm::sign_extend(code, self.ty(f.ty).width)
+            }
+            _ => code as i128,
+        }
+    }
+
+    /// The code that makes address operand `field` of `d` (at `addr`) name `target`.
+    pub fn address_code(
+        &self,
+        d: &Decoded,
+        field: usize,
+        addr: u64,
+        target: u64,
+    ) -> Result<u128, TargetError> {
+        let op = &self.opcodes[d.opcode];
+        let (shift, mode) = op.address(field).ok_or(TargetError::NoTarget)?;
+        let base = match mode {
+            Address::Relative => addr.wrapping_add(INST_SIZE),
+            Address::Absolute => 0,
+            Address::Number => return Err(TargetError::NoTarget),
+        };
+        let delta = target.wrapping_sub(base) as i64 as i128;
+        let align = 1i128 << shift;
+        if delta.rem_euclid(align) != 0 {
+            return Err(TargetError::Misaligned {
+                align: align as u64,
+            });
+        }
+        let v = delta >> shift;
+        let f = &op.fields[field];
+        let t = self.ty(f.ty);
+        let w = t.width.min(f.width);
+        let fits = match t.kind {
+            super::TypeKind::Immediate { signed: true } => {
+                let lim = 1i128 << (w - 1);
+                (-lim..lim).contains(&v)
+            }
+            _ => v >= 0 && (w >= 127 || v < (1i128 << w)),
+        };
+        if !fits {
+            return Err(TargetError::OutOfRange);
+        }
+        Ok((v as u128) & super::mask(0, w))
+    }
+
+    /// Whether an instance's flow is conditional: its guard or one of its condition
+    /// fields (or a sub-field of one) holds something other than its default.
+    pub fn is_conditional(&self, d: &Decoded) -> bool {
+        let op = &self.opcodes[d.opcode];
+        let at_default = |f: usize| {
+            op.fields[f].default == Some(d.values[f])
+                && op
+                    .sub_fields(f)
+                    .all(|s| op.fields[s].default == Some(d.values[s]))
+        };
+        self.is_guarded(d) || op.flow.conditions.iter().any(|&c| !at_default(c))
+    }
+
+    /// The address the flow of `d` (at `addr`) names: its target operand's value.
+    pub fn branch_target(&self, d: &Decoded, addr: u64) -> Option<u64> {
+        let t = self.opcodes[d.opcode].flow.target?;
+        self.address_value(d, t, addr)
+    }
+
+    /// Makes the target operand of `d` (at `addr`) name `target`.
+    pub fn set_branch_target(
+        &self,
+        d: &mut Decoded,
+        addr: u64,
+        target: u64,
+    ) -> Result<(), TargetError> {
+        let t = self.opcodes[d.opcode]
+            .flow
+            .target
+            .ok_or(TargetError::NoTarget)?;
+        let code = self.address_code(d, t, addr, target)?;
+        d.values[t] = code;
+        Ok(())
+    }
+}
