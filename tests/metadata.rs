@@ -68,9 +68,10 @@ fn bmov_x_breg_is_read_and_written() {
     let outs = names(info.out_list);
     assert!(outs.contains(&"breg") && outs.contains(&"rd"), "{outs:?}");
     assert!(names(info.in_list).contains(&"breg"));
+    // `BReg` is declared `__DefRegisters` (isa-spec/backend.isa): its values are registers.
     assert_eq!(
         operand(info.in_list, "breg").kind,
-        OperandKind::Enum("BReg")
+        OperandKind::Register("BReg")
     );
 
     let bmov = BmovX {
@@ -430,7 +431,9 @@ fn expected_operand(m: &Model, op: &isa_gen::model::Opcode, kind: ModelKind) -> 
             let field = &op.fields[f];
             let ty = m.ty(field.ty);
             let kind = match ty.kind {
-                TypeKind::RegFile(_) => Expected::Register(ty.name.clone()),
+                // Register files and enumerations declared `__DefRegisters` (`BReg`).
+                _ if m.is_register_type(field.ty) => Expected::Register(ty.name.clone()),
+                TypeKind::RegFile(_) => unreachable!("register files are register types"),
                 TypeKind::Immediate { .. } => Expected::Immediate(ty.name.clone()),
                 TypeKind::ConstMem { .. } => Expected::ConstMem,
                 TypeKind::Enum(_) => Expected::Enum(ty.name.clone()),

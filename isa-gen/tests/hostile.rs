@@ -1010,22 +1010,35 @@ const PRELUDE: &[&str] = &[
 ];
 
 /// Every identifier of `tokens`, except inside `#[derive(…)]` (derive macros live in
-/// the macro namespace and expand to absolute paths).
+/// the macro namespace and expand to absolute paths) and after `::` (a segment of a
+/// qualified path such as `core::ops::FnMut` cannot be shadowed by a spec name).
 fn idents(tokens: proc_macro2::TokenStream, out: &mut std::collections::BTreeSet<String>) {
     use proc_macro2::TokenTree;
     let mut skip_group = false;
+    let mut colons = 0;
     for tt in tokens {
         match tt {
             TokenTree::Ident(i) => {
                 skip_group = i == "derive";
-                out.insert(i.to_string());
+                if colons < 2 {
+                    out.insert(i.to_string());
+                }
+                colons = 0;
             }
             TokenTree::Group(g) => {
                 if !std::mem::take(&mut skip_group) {
                     idents(g.stream(), out);
                 }
+                colons = 0;
             }
-            _ => skip_group = false,
+            TokenTree::Punct(p) => {
+                skip_group = false;
+                colons = if p.as_char() == ':' { colons + 1 } else { 0 };
+            }
+            TokenTree::Literal(_) => {
+                skip_group = false;
+                colons = 0;
+            }
         }
     }
 }

@@ -10,6 +10,7 @@
 
 mod asm;
 mod asm_parse;
+mod backend;
 pub mod docs;
 pub mod names;
 pub mod types;
@@ -130,8 +131,10 @@ impl Gen<'_> {
         let for_each = self.for_each_opcode();
         let asm_runtime = self.asm_runtime();
         let asm_parse = self.parse_dispatch(&self.asm);
+        let backend = self.backend();
         quote! {
             #support
+            #backend
             #for_each
             #asm_runtime
             #asm_parse
@@ -337,7 +340,7 @@ impl Gen<'_> {
             /// What kind of value an operand is.
             #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
             pub enum OperandKind {
-                /// A register of the named register file.
+                /// A register of the named register file (or register enumeration).
                 Register(&'static str),
                 /// An immediate of the named type.
                 Immediate(&'static str),
@@ -349,7 +352,8 @@ impl Gen<'_> {
                 RegisterIndexed(&'static str),
                 /// A value of the named bit-field type.
                 Enum(&'static str),
-                /// A fixed word such as `UPR`: printed, encodes nothing.
+                /// A fixed word such as `UPR`: printed, encodes nothing; the registers
+                /// it stands for are in `OpcodeInfo::regs`.
                 Word,
             }
 
@@ -425,34 +429,26 @@ impl Gen<'_> {
                 pub in_list: &'static [OperandInfo],
                 /// Operands written.
                 pub out_list: &'static [OperandInfo],
+                /// What the instruction does to the program counter.
+                pub flow: backend::Flow,
+                /// Fields whose value other than their default makes the flow
+                /// conditional (indices into `fields`): the guard predicate and its
+                /// sub-fields first (`guard_fields` of them), then the spec's conditions.
+                pub conditions: &'static [u8],
+                /// How many of `conditions` belong to the guard predicate.
+                pub guard_fields: u8,
+                /// The operands that name code addresses.
+                pub addresses: &'static [backend::AddressInfo],
+                /// The address operand the flow goes to (index into `addresses`).
+                pub target: Option<u8>,
+                /// The register operands: `Order` first, then registers the In/Out lists
+                /// name outside it.
+                pub regs: &'static [backend::RegOperandInfo],
             }
         }
     }
 
     // -- registers read and written -------------------------------------------------
-
-    /// Types that can appear in `RegRef`: register files, and bit-field types used as
-    /// operands in an In/Out list (such as `BReg`).
-    fn reg_ref_types(&self) -> Vec<crate::model::TypeId> {
-        let m = self.model;
-        let mut out = Vec::new();
-        for (i, t) in m.types.iter().enumerate() {
-            if t.reg_file().is_some() {
-                out.push(crate::model::TypeId(i));
-            }
-        }
-        for op in &m.opcodes {
-            for r in op.in_list.iter().chain(&op.out_list) {
-                if let ListRef::Field(f) = r {
-                    let ty = op.fields[*f].ty;
-                    if m.ty(ty).enum_values().is_some() && !out.contains(&ty) {
-                        out.push(ty);
-                    }
-                }
-            }
-        }
-        out
-    }
 
     fn max_regs(&self) -> usize {
         let mut max = 1;
@@ -484,46 +480,7 @@ impl Gen<'_> {
 
     /// Most registers an operand can span: its largest bit width / 32, at least 1.
     fn max_reg_count(&self, op: &Opcode, f: usize) -> usize {
-        match op.bitwidth(f) {
-            None => 1,
-            Some(b) => {
-                let max = self.bitwidth_max(op, &b.expr);
-                ((max.max(1) as u128).div_ceil(32)).max(1) as usize
-            }
-        }
-    }
-
-    fn bitwidth_max(&self, op: &Opcode, e: &CExpr) -> i128 {
-        let mut used = Vec::new();
-        e.fields(&mut used);
-        let domains: Vec<Vec<u128>> = used
-            .iter()
-            .map(|&f| match self.model.ty(op.fields[f].ty).enum_values() {
-                Some(vs) => vs.iter().map(|v| v.code).collect(),
-                None => vec![0],
-            })
-            .collect();
-        let mut best = 0;
-        let mut idx = vec![0usize; domains.len()];
-        loop {
-            let v = e.eval(&|f| {
-                let k = used.iter().position(|&u| u == f).unwrap_or(0);
-                domains[k][idx[k]]
-            });
-            best = best.max(v);
-            let mut k = 0;
-            loop {
-                if k == idx.len() {
-                    return best.clamp(0, 128);
-                }
-                idx[k] += 1;
-                if idx[k] < domains[k].len() {
-                    break;
-                }
-                idx[k] = 0;
-                k += 1;
-            }
-        }
+        self.model.reg_count(op, f, None) as usize
     }
 
     fn reg_ref(&self) -> TokenStream {
@@ -1214,7 +1171,8 @@ impl Gen<'_> {
                 let t = m.ty(field.ty);
                 let tn = &t.name;
                 let k = match &t.kind {
-                    TypeKind::RegFile(_) => quote! { OperandKind::Register(#tn) },
+                    _ if m.is_register_type(field.ty) => quote! { OperandKind::Register(#tn) },
+                    TypeKind::RegFile(_) => unreachable!("a register type"),
                     TypeKind::Immediate { .. } => quote! { OperandKind::Immediate(#tn) },
                     TypeKind::ConstMem { .. } => quote! { OperandKind::ConstMem },
                     TypeKind::Enum(_) => quote! { OperandKind::Enum(#tn) },
@@ -1348,6 +1306,7 @@ impl Gen<'_> {
                     .collect();
                 let ins = self.list_info(op, &op.in_list);
                 let outs = self.list_info(op, &op.out_list);
+                let backend = self.backend_info(op);
                 quote! {
                     OpcodeInfo {
                         name: #name,
@@ -1359,6 +1318,7 @@ impl Gen<'_> {
                         order: &[ #( #order ),* ],
                         in_list: &[ #( #ins ),* ],
                         out_list: &[ #( #outs ),* ],
+                        #backend
                     }
                 }
             })

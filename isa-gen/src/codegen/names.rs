@@ -32,6 +32,7 @@ pub const RESERVED_TYPES: &[&str] = &[
     "FieldRole",
     "Bitwidth",
     "RegRef",
+    "RegFile",
     "Regs",
     "DisplayAt",
     "Option",

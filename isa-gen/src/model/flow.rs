@@ -30,9 +30,9 @@ pub enum FlowKind {
     Exit,
     /// Declares the convergence point its target operand names (`BSSY`); falls through.
     Converge,
-    /// Waits until the lanes of a convergence point or mask arrive (`BSYNC`,
+    /// Waits at a convergence barrier until the lanes it names arrive (`BSYNC`,
     /// `WARPSYNC`); then falls through.
-    Sync,
+    Barrier,
     /// May switch to other lanes before falling through (`YIELD`, `NANOSLEEP`).
     Yield,
     /// Raises a trap or system call; falls through when it returns.
@@ -52,7 +52,7 @@ impl FlowKind {
         FlowKind::Return,
         FlowKind::Exit,
         FlowKind::Converge,
-        FlowKind::Sync,
+        FlowKind::Barrier,
         FlowKind::Yield,
         FlowKind::Trap,
         FlowKind::TrapReturn,
@@ -69,7 +69,7 @@ impl FlowKind {
             FlowKind::Return => "return",
             FlowKind::Exit => "exit",
             FlowKind::Converge => "converge",
-            FlowKind::Sync => "sync",
+            FlowKind::Barrier => "barrier",
             FlowKind::Yield => "yield",
             FlowKind::Trap => "trap",
             FlowKind::TrapReturn => "trap-return",

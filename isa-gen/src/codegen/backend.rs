@@ -1,0 +1,288 @@
+//! What compiler backends need, generated per spec: the register files as one
+//! `RegFile` enum with `RegRef` conversions, and each opcode's flow, address operands,
+//! condition fields and register operands as static tables. The code that uses the
+//! tables is spec-independent and emitted verbatim (`backend_runtime.rs`, and
+//! `buffer_runtime.rs` for the code buffer).
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use super::{lit, uint_ty, Gen};
+use crate::model::{Access, Address, Opcode, RegSource, TypeId, TypeKind};
+
+const BACKEND_RUNTIME: &str = include_str!("backend_runtime.rs");
+const BUFFER_RUNTIME: &str = include_str!("buffer_runtime.rs");
+
+fn verbatim(src: &str, name: &str) -> TokenStream {
+    match src.parse() {
+        Ok(t) => t,
+        Err(_) => {
+            let msg = format!("isa-gen: {name} does not tokenize");
+            quote! { compile_error!(#msg); }
+        }
+    }
+}
+
+impl Gen<'_> {
+    /// Types whose values are registers: register files and `__DefRegisters`
+    /// enumerations, in definition order.
+    pub(super) fn reg_ref_types(&self) -> Vec<TypeId> {
+        (0..self.model.types.len())
+            .map(TypeId)
+            .filter(|&t| self.model.is_register_type(t))
+            .collect()
+    }
+
+    /// The spec-independent runtime, `RegFile`, and `RegRef`'s conversions.
+    pub(super) fn backend(&self) -> TokenStream {
+        let runtime = verbatim(BACKEND_RUNTIME, "backend_runtime.rs");
+        let buffer = verbatim(BUFFER_RUNTIME, "buffer_runtime.rs");
+        let tys = self.reg_ref_types();
+        let variants: Vec<_> = tys.iter().map(|&t| self.type_ident(t)).collect();
+        let names: Vec<_> = tys.iter().map(|&t| self.model.ty(t).name.clone()).collect();
+        let docs: Vec<_> = tys
+            .iter()
+            .map(|&t| {
+                let ty = self.model.ty(t);
+                match &ty.kind {
+                    TypeKind::RegFile(rf) => format!(
+                        " `{}`: registers `{}{}`..`{}{}`{}.",
+                        ty.name,
+                        rf.prefix,
+                        rf.lo,
+                        rf.prefix,
+                        rf.hi,
+                        if rf.named.is_empty() {
+                            String::new()
+                        } else {
+                            let n: Vec<String> =
+                                rf.named.iter().map(|(n, _)| format!("`{n}`")).collect();
+                            format!(" and {}", n.join(", "))
+                        }
+                    ),
+                    _ => format!(" `{}`: an enumeration of registers.", ty.name),
+                }
+            })
+            .collect();
+        let from_code: Vec<_> = tys
+            .iter()
+            .map(|&t| {
+                let v = self.type_ident(t);
+                let bits = uint_ty(self.model.ty(t).width);
+                quote! {
+                    RegFile::#v => match #bits::try_from(code) {
+                        Ok(c) => #v::from_bits(c).map(RegRef::#v),
+                        Err(_) => None,
+                    },
+                }
+            })
+            .collect();
+        let constant: Vec<_> = tys
+            .iter()
+            .map(|&t| {
+                let v = self.type_ident(t);
+                match self.model.ty(t).kind {
+                    TypeKind::RegFile(_) => quote! { RegRef::#v(r) => r.is_constant(), },
+                    _ => quote! { RegRef::#v(_) => false, },
+                }
+            })
+            .collect();
+        let offset: Vec<_> = tys
+            .iter()
+            .map(|&t| {
+                let v = self.type_ident(t);
+                match self.model.ty(t).kind {
+                    TypeKind::RegFile(_) => quote! {
+                        RegRef::#v(r) => match r.offset(n) { Some(x) => Some(RegRef::#v(x)), None => None },
+                    },
+                    _ => quote! { RegRef::#v(r) => if n == 0 { Some(RegRef::#v(r)) } else { None }, },
+                }
+            })
+            .collect();
+        quote! {
+            /// What compiler backends need beyond encoding: control flow, address
+            /// operands, register operands and their access, a register rewrite, and a
+            /// code buffer with labels and relocations. Spec-independent; it reads the
+            /// tables of [`OpcodeInfo`] (`flow`, `addresses`, `regs`, `conditions`).
+            pub mod backend {
+                use super::*;
+                #runtime
+                #buffer
+            }
+
+            /// A register file: the files of the spec, and its enumerations of registers.
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+            pub enum RegFile {
+                #( #[doc = #docs] #variants, )*
+            }
+
+            impl RegFile {
+                /// Every register file, in spec order.
+                pub const ALL: &'static [RegFile] = &[ #( RegFile::#variants ),* ];
+
+                /// The spec's name of the file's type (`Reg`).
+                pub const fn name(self) -> &'static str {
+                    match self {
+                        #( RegFile::#variants => #names, )*
+                    }
+                }
+            }
+
+            impl RegRef {
+                /// The register file.
+                pub const fn file(self) -> RegFile {
+                    match self {
+                        #( RegRef::#variants(_) => RegFile::#variants, )*
+                    }
+                }
+
+                /// The register's code (its encoding).
+                pub const fn code(self) -> u64 {
+                    match self {
+                        #( RegRef::#variants(r) => r.bits() as u64, )*
+                    }
+                }
+
+                /// The register of `file` with this code, or `None` for an undefined code.
+                pub fn from_code(file: RegFile, code: u64) -> Option<RegRef> {
+                    match file {
+                        #( #from_code )*
+                    }
+                }
+
+                /// The register's name (`R5`, `RZ`, `B3`).
+                pub const fn name(self) -> &'static str {
+                    match self {
+                        #( RegRef::#variants(r) => r.name(), )*
+                    }
+                }
+
+                /// Whether this is a named constant register (`RZ`, `PT`): it holds no
+                /// state, reads give a constant and writes are dropped.
+                pub const fn is_constant(self) -> bool {
+                    match self {
+                        #( #constant )*
+                    }
+                }
+
+                /// The register `n` places after this one (for multi-register operands),
+                /// or `None` past the numbered range or for a constant register.
+                pub const fn offset(self, n: u8) -> Option<RegRef> {
+                    match self {
+                        #( #offset )*
+                    }
+                }
+            }
+
+            impl core::fmt::Display for RegRef {
+                fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                    f.write_str(self.name())
+                }
+            }
+        }
+    }
+
+    /// The backend members of an opcode's `OpcodeInfo`.
+    pub(super) fn backend_info(&self, op: &Opcode) -> TokenStream {
+        let m = self.model;
+        let flow = syn::Ident::new(
+            &heck::ToUpperCamelCase::to_upper_camel_case(op.flow.kind.name()),
+            proc_macro2::Span::call_site(),
+        );
+        // The guard and its sub-fields first, then the condition fields and theirs.
+        let mut conditions: Vec<usize> = Vec::new();
+        let with_subs = |f: usize, out: &mut Vec<usize>| {
+            for x in std::iter::once(f).chain(op.sub_fields(f)) {
+                if !out.contains(&x) {
+                    out.push(x);
+                }
+            }
+        };
+        if let Some(g) = op.guard(m) {
+            with_subs(g, &mut conditions);
+        }
+        let guard_fields = conditions.len();
+        for &c in &op.flow.conditions {
+            with_subs(c, &mut conditions);
+        }
+        let conditions = conditions.iter().map(|&f| lit(f as u128, "u8"));
+        let guard_fields = lit(guard_fields as u128, "u8");
+
+        let mut addresses = Vec::new();
+        let mut target = quote! { None };
+        for f in 0..op.fields.len() {
+            let Some((shift, mode)) = op.address(f) else {
+                continue;
+            };
+            if mode == Address::Number {
+                continue;
+            }
+            if op.flow.target == Some(f) {
+                let k = lit(addresses.len() as u128, "u8");
+                target = quote! { Some(#k) };
+            }
+            let field = &op.fields[f];
+            let ty = m.ty(field.ty);
+            let name = &field.name;
+            let fl = lit(f as u128, "u8");
+            let shift = lit(shift as u128, "u8");
+            let width = lit(ty.width.min(field.width) as u128, "u8");
+            let signed = matches!(ty.kind, TypeKind::Immediate { signed: true });
+            let absolute = mode == Address::Absolute;
+            addresses.push(quote! {
+                backend::AddressInfo { operand: #name, field: #fl, shift: #shift, width: #width, signed: #signed, absolute: #absolute }
+            });
+        }
+
+        let regs: Vec<_> = op
+            .reg_operands(m)
+            .iter()
+            .map(|r| {
+                let name = &r.name;
+                let file = self.type_ident(r.file);
+                let access = match r.access {
+                    Access::Read => quote! { backend::Access::Read },
+                    Access::Write => quote! { backend::Access::Write },
+                    _ => quote! { backend::Access::ReadWrite },
+                };
+                let guard = r.guard;
+                let index = r.index;
+                let (field, first, count, varies) = match r.source {
+                    RegSource::Field(f) => {
+                        let fl = lit(f as u128, "u8");
+                        let count = m.reg_count(op, f, None).min(255);
+                        let varies = op.bitwidth(f).is_some_and(|b| b.expr.as_const().is_none())
+                            && m.ty(r.file).reg_file().is_some();
+                        (quote! { Some(#fl) }, 0u128, count, varies)
+                    }
+                    RegSource::Word(w) => {
+                        let w = &m.words[w.0];
+                        (
+                            quote! { None },
+                            w.lo,
+                            (w.hi - w.lo + 1).min(255) as u32,
+                            false,
+                        )
+                    }
+                };
+                let first = lit(first, "u16");
+                let count = lit(count as u128, "u8");
+                quote! {
+                    backend::RegOperandInfo {
+                        name: #name, file: RegFile::#file, access: #access, guard: #guard,
+                        index: #index, field: #field, fixed_first: #first, max_count: #count,
+                        varies: #varies,
+                    }
+                }
+            })
+            .collect();
+        quote! {
+            flow: backend::Flow::#flow,
+            conditions: &[ #( #conditions ),* ],
+            guard_fields: #guard_fields,
+            addresses: &[ #( #addresses ),* ],
+            target: #target,
+            regs: &[ #( #regs ),* ],
+        }
+    }
+}

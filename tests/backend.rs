@@ -1,0 +1,415 @@
+//! What a compiler backend gets from the generated API: flow kinds, branch targets,
+//! register operands and their access, the register rewrite, the code buffer with
+//! labels and relocations, and the linker step. The model (`isa-gen`'s interpreting
+//! tier) is the oracle for every opcode; hand-computed cases pin the bundled spec.
+
+use std::sync::OnceLock;
+
+use isa::backend::{Access, BufferError, CodeBuffer, Flow, RelocKind, Target, TargetError};
+use isa::{
+    BraCond, BraX, BreakX, BsyncX, Instruction, LepcI, Opcode, PModi, Pred, Reg, RegFile, RegRef,
+    SImm50, UReg,
+};
+use isa_gen::model::interp::Decoded;
+use isa_gen::model::{Model, Role, TypeKind};
+
+fn model() -> &'static Model {
+    static MODEL: OnceLock<Model> = OnceLock::new();
+    MODEL.get_or_init(|| {
+        let checked = isa_gen::Spec::load(&[isa_spec::DIR]).unwrap().check();
+        assert!(!checked.has_errors(), "{}", checked.render_diagnostics());
+        checked.model.unwrap()
+    })
+}
+
+/// A small deterministic generator (xorshift), so failures reproduce.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+    fn word(&mut self) -> u128 {
+        (u128::from(self.next()) << 64) | u128::from(self.next())
+    }
+}
+
+/// A random legal instruction of opcode `i`: every field a code its type defines,
+/// defaults and constant registers often.
+fn legal(m: &Model, i: usize, rng: &mut Rng) -> Decoded {
+    let op = &m.opcodes[i];
+    let values = op
+        .fields
+        .iter()
+        .map(|f| {
+            if let Role::Fixed(c) = f.role {
+                return c;
+            }
+            if let (Some(d), 0) = (f.default, rng.below(3)) {
+                return d;
+            }
+            let ty = m.ty(f.ty);
+            match &ty.kind {
+                TypeKind::Enum(vs) => vs[rng.below(vs.len())].code,
+                TypeKind::RegFile(rf) if rng.below(4) == 0 && !rf.named.is_empty() => {
+                    rf.named[rng.below(rf.named.len())].1
+                }
+                TypeKind::RegFile(rf) => rf.lo + rng.word() % (rf.hi - rf.lo + 1),
+                _ => rng.word() & isa_gen::model::mask(0, f.width.min(ty.width)),
+            }
+        })
+        .collect();
+    Decoded { opcode: i, values }
+}
+
+fn gen(m: &Model, d: &Decoded) -> Instruction {
+    Instruction::decode(m.encode(d)).expect("a legal word decodes")
+}
+
+/// The flow of every opcode, as the spec's annotations (isa-spec/backend.isa) give
+/// it, read from the model and from the generated tables: they agree, and the bundled
+/// spec's kinds are the ones a hand reading of bru.isa gives.
+#[test]
+fn flow_kind_of_every_opcode() {
+    let m = model();
+    let expected = |optype: &str| match optype {
+        "BRA" => Flow::Branch,
+        "BRX" => Flow::IndirectBranch,
+        "CALL" => Flow::IndirectCall,
+        "RET" => Flow::Return,
+        "EXIT" => Flow::Exit,
+        "BSSY" => Flow::Converge,
+        "BSYNC" | "WARPSYNC" => Flow::Barrier,
+        "YIELD" | "NANOSLEEP" => Flow::Yield,
+        "TRAP" | "SYSCALL" | "SWITCH" => Flow::Trap,
+        "RTT" => Flow::TrapReturn,
+        _ => Flow::Next,
+    };
+    for (i, op) in m.opcodes.iter().enumerate() {
+        let optype = &m.def(op.optype.unwrap()).name;
+        let g = Opcode::ALL[i];
+        assert_eq!(g.name(), op.name);
+        let info = g.info();
+        assert_eq!(info.flow, expected(optype), "{}", op.name);
+        assert_eq!(info.flow.name(), op.flow.kind.name(), "{}", op.name);
+        // The target is an address operand, and the model's.
+        let target = info.target.map(|k| info.addresses[k as usize].operand);
+        let model_target = op.flow.target.map(|f| op.fields[f].name.as_str());
+        assert_eq!(target, model_target, "{}", op.name);
+        assert_eq!(info.flow.has_target(), target.is_some(), "{}", op.name);
+    }
+    // The targets of the direct flows, by name.
+    let target = |o: Opcode| {
+        o.info()
+            .target
+            .map(|k| o.info().addresses[k as usize].operand)
+    };
+    assert_eq!(target(Opcode::BraX), Some("offset"));
+    assert_eq!(target(Opcode::BraU), Some("offset"));
+    assert_eq!(target(Opcode::BssyI), Some("syncpoint"));
+    // LEPC's offset is an address operand but LEPC does not go there.
+    assert_eq!(target(Opcode::LepcI), None);
+    assert_eq!(Opcode::LepcI.info().addresses[0].operand, "offset");
+}
+
+/// On random legal instructions of every opcode, the generated flow, targets,
+/// conditions and register operands equal the model's.
+#[test]
+fn backend_queries_agree_with_the_model() {
+    let m = model();
+    let mut rng = Rng(0x5eed_1234_abcd_0001);
+    for i in 0..m.opcodes.len() {
+        for _ in 0..300 {
+            let d = legal(m, i, &mut rng);
+            let insn = gen(m, &d);
+            let addr = (rng.next() % 0x10_0000) * 16;
+            let at = format!("{} at {addr:#x}: {insn}", m.opcodes[i].name);
+            assert_eq!(insn.is_conditional(), m.is_conditional(&d), "{at}");
+            assert_eq!(insn.is_guarded(), m.is_guarded(&d), "{at}");
+            assert_eq!(insn.branch_target(addr), m.branch_target(&d, addr), "{at}");
+            let uses = m.reg_uses(&d);
+            let ops: Vec<_> = insn.reg_operands().collect();
+            assert_eq!(ops.len(), uses.len(), "{at}");
+            for (g, u) in ops.iter().zip(&uses) {
+                assert_eq!(g.reg.file().name(), m.ty(u.file).name, "{at}");
+                assert_eq!(u128::from(g.reg.code()), u.first, "{at}");
+                assert_eq!(u32::from(g.count), u.count, "{at} {}", g.info.name);
+                assert_eq!(g.reg.is_constant(), u.constant, "{at}");
+                let access = match u.access {
+                    isa_gen::model::Access::Read => Access::Read,
+                    isa_gen::model::Access::Write => Access::Write,
+                    isa_gen::model::Access::ReadWrite => Access::ReadWrite,
+                    isa_gen::model::Access::CondWrite => Access::CondWrite,
+                    isa_gen::model::Access::ReadCondWrite => Access::ReadCondWrite,
+                };
+                assert_eq!(g.access, access, "{at} {}", g.info.name);
+            }
+            // Setting the branch target to where it points changes nothing; moving it
+            // by one instruction moves the printed target.
+            if let Some(t) = insn.branch_target(addr) {
+                let mut same = insn;
+                same.set_branch_target(addr, t).unwrap();
+                assert_eq!(same, insn, "{at}");
+                let mut d2 = d.clone();
+                let next = t.wrapping_add(16);
+                match (m.set_branch_target(&mut d2, addr, next), insn) {
+                    (Ok(()), mut moved) => {
+                        moved.set_branch_target(addr, next).unwrap();
+                        assert_eq!(moved.encode(), m.encode(&d2), "{at}");
+                        assert_eq!(moved.branch_target(addr), Some(next), "{at}");
+                    }
+                    (Err(_), mut moved) => {
+                        assert!(moved.set_branch_target(addr, next).is_err(), "{at}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn r(n: u8) -> Reg {
+    Reg::new(n).unwrap()
+}
+
+#[test]
+fn branch_targets_by_hand() {
+    // `BRA 0x200` at 0x100: offset = (0x200 - 0x110) / 16 = 0xf.
+    let mut bra = Instruction::from(BraX::new(SImm50::new(0xf).unwrap()));
+    assert_eq!(bra.branch_target(0x100), Some(0x200));
+    assert_eq!(bra.display_at(0x100).to_string(), "BRA 0x200");
+    assert!(!bra.is_conditional());
+    bra.set_branch_target(0x100, 0x80).unwrap();
+    assert_eq!(bra.display_at(0x100).to_string(), "BRA 0x80");
+    assert_eq!(
+        Ok(bra),
+        Instruction::parse_at("BRA 0x80", 0x100, &|_| None),
+        "what the printer wrote reads back"
+    );
+    assert_eq!(
+        bra.set_branch_target(0x100, 0x88),
+        Err(TargetError::Misaligned(16))
+    );
+    // SImm50 offsets in 16-byte units reach ±2^53 bytes.
+    assert_eq!(
+        bra.set_branch_target(0, 1 << 60),
+        Err(TargetError::OutOfRange)
+    );
+    assert_eq!(
+        bra.display_at(0x100).to_string(),
+        "BRA 0x80",
+        "unchanged on error"
+    );
+
+    // Conditions: the guard, `pp` and `.DIV` each make it conditional.
+    let Instruction::BraX(mut b) = bra else {
+        unreachable!()
+    };
+    b.pg = Pred::new(0).unwrap();
+    assert!(Instruction::from(b).is_conditional());
+    b.pg = Pred::PT;
+    b.pg_not = PModi::True; // `@!PT`: never taken, and conditional
+    assert!(Instruction::from(b).is_conditional());
+    b.pg_not = PModi::False;
+    b.cond = BraCond::Div;
+    assert!(Instruction::from(b).is_conditional());
+    assert!(!Instruction::from(b).is_guarded());
+
+    // Instructions without a flow target.
+    let exit: Instruction = "EXIT".parse().unwrap();
+    assert_eq!(exit.flow(), Flow::Exit);
+    assert_eq!(exit.branch_target(0), None);
+    assert_eq!(
+        exit.clone().set_branch_target(0, 0),
+        Err(TargetError::NoAddress)
+    );
+    // LEPC: an address operand that is not a flow target.
+    let lepc = Instruction::from(LepcI::new(r(4)));
+    assert_eq!(lepc.branch_target(0x40), None);
+    assert_eq!(
+        lepc.address(0, 0x40),
+        Some(0x50),
+        "offset 0: the next instruction"
+    );
+}
+
+#[test]
+fn register_operands_and_access_by_hand() {
+    // `@P1 BMOV R5, B3`: rd written under a guard, breg read and written (tied).
+    let i: Instruction = "@P1 BMOV R5, B3".parse().unwrap();
+    let ops: Vec<_> = i.reg_operands().collect();
+    let by_name = |n: &str| ops.iter().find(|o| o.info.name == n).unwrap();
+    assert_eq!(by_name("pg").access, Access::Read);
+    assert!(by_name("pg").info.guard);
+    assert_eq!(by_name("pg").reg.name(), "P1");
+    assert_eq!(by_name("rd").access, Access::CondWrite);
+    assert_eq!(by_name("breg").access, Access::ReadCondWrite);
+    assert!(by_name("breg").info.is_tied());
+    assert_eq!(by_name("breg").reg.file(), RegFile::BReg);
+    // Without the guard the writes are unconditional.
+    let i: Instruction = "BMOV R5, B3".parse().unwrap();
+    let rd = i.reg_operands().find(|o| o.info.name == "rd").unwrap();
+    assert_eq!(rd.access, Access::Write);
+
+    // A 64-bit operand covers a register pair: `LEPC R[4:5]`.
+    let i: Instruction = "LEPC R[4:5]".parse().unwrap();
+    let rd = i.reg_operands().find(|o| o.info.name == "rd").unwrap();
+    assert_eq!(rd.count, 2);
+    let regs: Vec<_> = rd.regs().map(RegRef::name).collect();
+    assert_eq!(regs, ["R4", "R5"]);
+
+    // `UPR` stands for the fixed registers UP0..UP6.
+    let i: Instruction = "UP2UR UR4, UPR, UR5, 0xff".parse().unwrap();
+    let upr = i.reg_operands().find(|o| o.info.name == "UPR").unwrap();
+    assert!(upr.info.is_fixed());
+    assert_eq!(upr.count, 7);
+    assert_eq!(upr.regs().map(RegRef::name).collect::<Vec<_>>()[6], "UP6");
+}
+
+#[test]
+fn map_regs_rewrites_registers_in_place() {
+    let mut i: Instruction = "@P1 BMOV R5, B3".parse().unwrap();
+    i.map_regs(|op| match op.reg {
+        RegRef::Reg(_) => RegRef::Reg(r(40)),
+        RegRef::BReg(_) => RegRef::BReg(isa::BReg::B9),
+        RegRef::Pred(_) => RegRef::Pred(Pred::new(6).unwrap()),
+        other => other,
+    })
+    .unwrap();
+    assert_eq!(i.to_string(), "@P6 BMOV R40, B9");
+    // A register of another file, or a change to fixed registers, is refused and
+    // changes nothing.
+    let before = i;
+    let e = i
+        .map_regs(|op| match op.reg {
+            RegRef::Reg(_) => RegRef::UReg(UReg::new(1).unwrap()),
+            other => other,
+        })
+        .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "operand `rd` takes a register of another file"
+    );
+    assert_eq!(i, before);
+    let mut u: Instruction = "UP2UR UR4, UPR, UR5, 0xff".parse().unwrap();
+    let e = u
+        .map_regs(|op| match op.reg {
+            RegRef::UPred(_) => RegRef::UPred(isa::UPred::new(1).unwrap()),
+            other => other,
+        })
+        .unwrap_err();
+    assert_eq!(e.to_string(), "operand `UPR` stands for fixed registers");
+    // A pair is renamed by its first register.
+    let mut l: Instruction = "LEPC R[4:5]".parse().unwrap();
+    l.map_regs(|op| match op.reg {
+        RegRef::Reg(_) => RegRef::Reg(r(10)),
+        other => other,
+    })
+    .unwrap();
+    assert_eq!(l.to_string(), "LEPC R[10:11]");
+}
+
+/// A loop with a forward and a backward label and a call to an outside symbol: the
+/// words equal what the text assembler gives for the printed program, and linking the
+/// relocation gives the words of the program with the symbol's address written in.
+#[test]
+fn code_buffer_labels_and_relocations() {
+    let mut buf = CodeBuffer::new(0x100);
+    let top = buf.new_label();
+    let done = buf.new_label();
+    let func = buf.symbol("reduce_step");
+    buf.bind(top).unwrap();
+    buf.push("S2R R1, SR_LANEID".parse::<Instruction>().unwrap());
+    let bra_done = "@P0 BRA 0x0".parse::<Instruction>().unwrap();
+    buf.push_to(bra_done, done).unwrap(); // forward
+    buf.push_to("CALL.REL RZ, 0x0".parse::<Instruction>().unwrap(), func)
+        .unwrap();
+    buf.push_to(BraX::new(SImm50::new(0).unwrap()), top)
+        .unwrap(); // backward
+    buf.bind(done).unwrap();
+    buf.push("EXIT".parse::<Instruction>().unwrap());
+    assert_eq!(buf.bind(done), Err(BufferError::BoundTwice(done)));
+    let mut code = buf.finish().unwrap();
+
+    assert_eq!(code.label_addr(top), Some(0x100));
+    assert_eq!(code.label_addr(done), Some(0x140));
+    let text: Vec<String> = code
+        .insts
+        .iter()
+        .enumerate()
+        .map(|(k, i)| i.display_at(0x100 + 16 * k as u64).to_string())
+        .collect();
+    assert_eq!(
+        text,
+        [
+            "S2R R1, SR_LANEID",
+            "@P0 BRA 0x140",
+            "CALL.REL RZ, 0x130",
+            "BRA 0x100",
+            "EXIT"
+        ]
+    );
+    assert_eq!(code.relocs.len(), 1);
+    let rel = code.relocs[0];
+    assert_eq!(
+        (rel.offset, rel.operand, rel.kind),
+        (0x20, 0, RelocKind::Relative)
+    );
+    assert_eq!(code.symbols[rel.symbol.index()], "reduce_step");
+
+    // The words are the text assembler's for the printed lines.
+    for (k, (i, t)) in code.insts.iter().zip(&text).enumerate() {
+        let again = Instruction::parse_at(t, 0x100 + 16 * k as u64, &|_| None).unwrap();
+        assert_eq!(again.encode(), i.encode(), "{t}");
+    }
+    // Linking: the call goes to the symbol's address.
+    assert_eq!(
+        code.clone().link(|_| None).unwrap_err().to_string(),
+        "undefined symbol `reduce_step`"
+    );
+    code.link(|s| (s == "reduce_step").then_some(0x8000))
+        .unwrap();
+    assert!(code.relocs.is_empty());
+    let call = code.insts[2];
+    assert_eq!(call.display_at(0x120).to_string(), "CALL.REL RZ, 0x8000");
+    assert_eq!(
+        call.encode(),
+        Instruction::parse_at("CALL.REL RZ, 0x8000", 0x120, &|_| None)
+            .unwrap()
+            .encode()
+    );
+}
+
+#[test]
+fn code_buffer_errors() {
+    let mut buf = CodeBuffer::new(0);
+    let never = buf.new_label();
+    buf.push("NOP".parse::<Instruction>().unwrap());
+    buf.push_to("BRA 0x0".parse::<Instruction>().unwrap(), never)
+        .unwrap();
+    assert_eq!(
+        buf.clone().finish().unwrap_err(),
+        BufferError::Unbound {
+            label: never,
+            at: 0x10
+        }
+    );
+    // An instruction with no address operand takes no target.
+    let e = buf.push_to(BsyncX::new(isa::BReg::B0), never).unwrap_err();
+    assert_eq!(e, BufferError::NoAddress(Opcode::BsyncX));
+    // A known address that does not fit is an error at push time.
+    let e = buf
+        .push_to(
+            "BRA 0x0".parse::<Instruction>().unwrap(),
+            Target::Address(0x18),
+        )
+        .unwrap_err();
+    assert!(matches!(e, BufferError::Target { at: 0x20, .. }), "{e:?}");
+    // BREAK has no address operand either; BRX has one (its table base).
+    assert!(BreakX::new(isa::BReg::B1).encode() != 0);
+}
