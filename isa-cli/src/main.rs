@@ -38,6 +38,7 @@ macro_rules! errln {
 mod asm;
 mod doc;
 mod json;
+mod lsp;
 mod num;
 mod run;
 mod text;
@@ -97,6 +98,7 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
         "doc" => doc::run(rest),
         "json" => json::run(rest),
         "run" => Ok(run::run(rest)),
+        "lsp" => Ok(lsp::serve_stdio()),
         "help" | "-h" | "--help" => {
             outln!("{USAGE}");
             Ok(ExitCode::SUCCESS)
