@@ -12,11 +12,11 @@
 use std::collections::HashMap;
 
 use crate::source::{FileId, Span};
+use crate::syntax::ast::{BinOp, Ident};
 use crate::syntax::ast::{
     DefKind, Definition, Expr, FieldDecl, FieldInit, InfoEntry, Item, ListItem, RegFileItem,
     SpecFile,
 };
-use crate::syntax::ast::{BinOp, Ident};
 
 /// Index into [`Index::symbols`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -155,7 +155,9 @@ impl<'a> Defs<'a> {
         let mut d = Defs::default();
         for item in files.iter().flat_map(|f| &f.items) {
             if let Item::Def(def) = item {
-                d.by_name.entry(def.name.name.as_str()).or_insert(d.defs.len());
+                d.by_name
+                    .entry(def.name.name.as_str())
+                    .or_insert(d.defs.len());
                 d.defs.push(def);
             }
         }
@@ -579,7 +581,8 @@ impl Builder {
     }
 
     fn finish(mut self) -> Index {
-        self.occ.sort_by_key(|o| (o.span.file, o.span.start, o.span.end));
+        self.occ
+            .sort_by_key(|o| (o.span.file, o.span.start, o.span.end));
         self.occ.dedup_by_key(|o| o.span);
         let mut by_symbol = vec![Vec::new(); self.index.symbols.len()];
         for (i, o) in self.occ.iter().enumerate() {

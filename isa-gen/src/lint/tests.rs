@@ -1,4 +1,3 @@
-
 use crate::syntax::ast::DocKind;
 use crate::Checked;
 
