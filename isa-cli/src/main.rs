@@ -36,6 +36,7 @@ macro_rules! errln {
 }
 
 mod asm;
+mod diff;
 mod doc;
 mod json;
 mod lsp;
@@ -99,6 +100,7 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
         "json" => json::run(rest),
         "run" => Ok(run::run(rest)),
         "lsp" => Ok(lsp::serve_stdio()),
+        "diff" => diff::cli(rest),
         "help" | "-h" | "--help" => {
             outln!("{USAGE}");
             Ok(ExitCode::SUCCESS)
