@@ -424,9 +424,7 @@ impl<W: Write> Server<W> {
                     return None;
                 };
                 let uri = p.text_document.uri.as_str().to_string();
-                let Some(doc) = self.docs.get_mut(&uri) else {
-                    return None;
-                };
+                let doc = self.docs.get_mut(&uri)?;
                 for c in p.content_changes {
                     match c.range {
                         Some(r) => {
