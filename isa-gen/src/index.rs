@@ -148,7 +148,13 @@ pub struct Defs<'a> {
     pub by_name: HashMap<&'a str, usize>,
     pub parents: Vec<Vec<usize>>,
     pub children: Vec<Vec<usize>>,
+    /// Per definition: its field declarations by name (the first of each).
+    declared: Vec<HashMap<&'a str, usize>>,
 }
+
+/// Longest inheritance walk followed (the checker rejects chains deeper than 256; a
+/// hostile file may hold far longer ones, which must not make the server hang).
+const MAX_WALK: usize = 1024;
 
 impl<'a> Defs<'a> {
     pub fn new(files: &'a [SpecFile]) -> Defs<'a> {
@@ -162,6 +168,17 @@ impl<'a> Defs<'a> {
             }
         }
         d.children = vec![Vec::new(); d.defs.len()];
+        d.declared = d
+            .defs
+            .iter()
+            .map(|def| {
+                let mut m = HashMap::new();
+                for (k, f) in def.encoding.iter().enumerate() {
+                    m.entry(f.name.name.as_str()).or_insert(k);
+                }
+                m
+            })
+            .collect();
         for (i, def) in d.defs.iter().enumerate() {
             let ps: Vec<usize> = def
                 .parents
@@ -179,36 +196,41 @@ impl<'a> Defs<'a> {
     /// Ancestors of `def`, root-most first, each once, ending with `def` itself: the
     /// checker's order (README §5.3). Cycles are cut where they close.
     pub fn linearize(&self, def: usize) -> Vec<usize> {
-        let mut seen = vec![false; self.defs.len()];
+        // Sets sized by what is visited, not by the spec: this runs once per definition.
+        let mut seen = std::collections::HashSet::new();
         let mut out = Vec::new();
         // Iterative post-order, so a hostile chain cannot overflow the stack.
         let mut stack = vec![(def, 0usize)];
-        seen[def] = true;
+        seen.insert(def);
         while let Some((d, k)) = stack.pop() {
-            if let Some(&p) = self.parents[d].get(k) {
-                stack.push((d, k + 1));
-                if !seen[p] {
-                    seen[p] = true;
-                    stack.push((p, 0));
+            match self.parents[d].get(k) {
+                Some(&p) if stack.len() < MAX_WALK => {
+                    stack.push((d, k + 1));
+                    if seen.insert(p) {
+                        stack.push((p, 0));
+                    }
                 }
-            } else {
-                out.push(d);
+                _ => out.push(d),
             }
         }
         out
     }
 
+    /// The declaration of field `name` in definition `def` itself.
+    pub fn declaration(&self, def: usize, name: &str) -> Option<&'a FieldDecl> {
+        let k = *self.declared[def].get(name)?;
+        Some(&self.defs[def].encoding[k])
+    }
+
     /// Descendants of `def` (not itself), nearest first.
     pub fn descendants(&self, def: usize) -> Vec<usize> {
-        let mut seen = vec![false; self.defs.len()];
-        seen[def] = true;
+        let mut seen = std::collections::HashSet::from([def]);
         let mut out = Vec::new();
         let mut k = 0;
         let mut queue = vec![def];
         while k < queue.len() {
             for &c in &self.children[queue[k]] {
-                if !seen[c] {
-                    seen[c] = true;
+                if seen.insert(c) {
                     out.push(c);
                     queue.push(c);
                 }
@@ -274,6 +296,8 @@ struct Builder {
     fields: HashMap<(usize, String), SymbolId>,
     /// Register-file prefix (`UR`) → the register file, for `UR[…]` composites.
     prefixes: HashMap<String, SymbolId>,
+    /// (definition, field name) → what it resolves to there, once per pair.
+    resolved: HashMap<(usize, String), Option<SymbolId>>,
 }
 
 impl Builder {
@@ -402,6 +426,9 @@ impl Builder {
     fn resolve_defs(&mut self, files: &[SpecFile]) {
         let defs = Defs::new(files);
         for (i, def) in defs.defs.iter().enumerate() {
+            if def.encoding.is_empty() && def.operand_info.is_empty() && def.exceptions.is_empty() {
+                continue; // nothing to resolve: spare the inheritance walk
+            }
             let scope = Scope::new(&defs, i);
             for f in &def.encoding {
                 self.field_decl(&defs, &scope, f);
@@ -470,30 +497,31 @@ impl Builder {
     /// ancestor may be declared by descendants (a group's `AsmFormat<offset>` needs
     /// the field in every opcode below it): the first of those is taken.
     fn field_symbol(&mut self, defs: &Defs, scope: &Scope, name: &str) -> Option<SymbolId> {
-        let owner = scope
-            .lin
-            .iter()
-            .copied()
-            .find(|&d| declares(defs, d, name))
-            .or_else(|| {
-                defs.descendants(scope.def)
+        let memo = (scope.def, name.to_string());
+        if let Some(&s) = self.resolved.get(&memo) {
+            return s;
+        }
+        let s = self.resolve_field(defs, scope, name);
+        self.resolved.insert(memo, s);
+        s
+    }
+
+    fn resolve_field(&mut self, defs: &Defs, scope: &Scope, name: &str) -> Option<SymbolId> {
+        let declares = |d: usize| defs.declaration(d, name).is_some();
+        let owner = scope.owner.get(name).copied().or_else(|| {
+            let below = scope.below.get_or_init(|| defs.descendants(scope.def));
+            below.iter().copied().find(|&d| declares(d)).map(|d| {
+                defs.linearize(d)
                     .into_iter()
-                    .find(|&d| declares(defs, d, name))
-                    .map(|d| {
-                        defs.linearize(d)
-                            .into_iter()
-                            .find(|&a| declares(defs, a, name))
-                            .unwrap_or(d)
-                    })
-            })?;
+                    .find(|&a| declares(a))
+                    .unwrap_or(d)
+            })
+        })?;
         let key = (owner, name.to_string());
         if let Some(&s) = self.fields.get(&key) {
             return Some(s);
         }
-        let decl = defs.defs[owner]
-            .encoding
-            .iter()
-            .find(|f| f.name.name == name)?;
+        let decl = defs.declaration(owner, name)?;
         let id = self.add(name, SymbolKind::Field, decl.name.span);
         self.index.symbols[id.0].container = Some(self.def_syms[owner]);
         self.index.symbols[id.0].ty = self.index.types.get(&decl.ty.name).copied();
@@ -597,20 +625,26 @@ impl Builder {
 /// The inheritance of one definition, computed once for all its names.
 struct Scope {
     def: usize,
-    lin: Vec<usize>,
+    /// Field name → the root-most definition declaring it, over the inheritance.
+    owner: HashMap<String, usize>,
+    /// Descendants, computed when a name is not declared above.
+    below: std::cell::OnceCell<Vec<usize>>,
 }
 
 impl Scope {
     fn new(defs: &Defs, def: usize) -> Scope {
+        let mut owner = HashMap::new();
+        for d in defs.linearize(def) {
+            for f in &defs.defs[d].encoding {
+                owner.entry(f.name.name.clone()).or_insert(d);
+            }
+        }
         Scope {
             def,
-            lin: defs.linearize(def),
+            owner,
+            below: std::cell::OnceCell::new(),
         }
     }
-}
-
-fn declares(defs: &Defs, def: usize, name: &str) -> bool {
-    defs.defs[def].encoding.iter().any(|f| f.name.name == name)
 }
 
 #[cfg(test)]
@@ -687,5 +721,38 @@ mod tests {
         // `Y` as its own parent (a cycle) is still a reference to Y.
         let at = text.find(", Y]").unwrap() + 2;
         assert_eq!(ix.at(FileId(0), at).map(|o| o.decl), Some(false));
+    }
+
+    /// Hostile sizes stay fast: a 20,000-deep chain of definitions and a definition
+    /// of 50,000 fields, each used in `Order`.
+    #[test]
+    fn long_chains_and_wide_definitions_index_in_linear_time() {
+        let mut text = String::from("__DefGroup D0\n");
+        for i in 1..20_000 {
+            text.push_str(&format!("__DefGroup D{i}: [D{}]\n", i - 1));
+        }
+        text.push_str("__DefOpcode W: [D19999]\n  __Encoding\n");
+        for i in 0..50_000 {
+            text.push_str(&format!("    field<0, 1> T f{i};\n"));
+        }
+        text.push_str("  __OperandInfo\n    Order<");
+        text.push_str(
+            &(0..50_000)
+                .map(|i| format!("f{i}"))
+                .collect::<Vec<_>>()
+                .join(", "),
+        );
+        text.push_str(", nope>;\n");
+        let start = std::time::Instant::now();
+        let (src, ix) = index(&[("h.isa", &text)]);
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(5),
+            "{:?}",
+            start.elapsed()
+        );
+        let t = &src.get(FileId(0)).text;
+        let at = t.rfind("f49999").unwrap();
+        let o = ix.at(FileId(0), at).unwrap();
+        assert_eq!(ix.occurrences_of(o.symbol).count(), 2);
     }
 }
