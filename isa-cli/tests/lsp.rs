@@ -472,3 +472,49 @@ fn protocol_order() {
     let status = c.child.wait().unwrap();
     assert_eq!(status.code(), Some(1));
 }
+
+/// The bar's case as an editor meets it: a file opened with the bad name already in it
+/// (after Chinese text and a character outside the BMP, on the same line).
+#[test]
+fn opening_a_file_with_an_unknown_name_after_chinese_text() {
+    let dir = copy_spec("open");
+    let bru = dir.join("bru.isa");
+    let text = std::fs::read_to_string(&bru).unwrap().replacen(
+        r#""BRA_U should be used with .DIV/.CONV."> = (cond!="DIV")"#,
+        r#""分支条件𝄞只能是DIV或CONV"> = (conb!="DIV")"#,
+        1,
+    );
+    std::fs::write(&bru, &text).unwrap();
+    let mut c = Client::start();
+    c.initialize();
+    c.open(&bru, &text);
+    c.sync(&bru);
+    let (line, start) = pos_of(&text, "conb", 0);
+    // 𝄞 is two UTF-16 units: a char count would put the name one column left.
+    assert_eq!(
+        start as usize,
+        text.lines()
+            .nth(line as usize)
+            .unwrap()
+            .find("conb")
+            .map(|b| {
+                text.lines().nth(line as usize).unwrap()[..b]
+                    .chars()
+                    .count()
+                    + 1
+            })
+            .unwrap()
+    );
+    let diags = c.diagnostics(&uri(&bru)).unwrap();
+    let d: Vec<&Value> = diags
+        .iter()
+        .filter(|d| d["message"].as_str().unwrap().contains("`conb`"))
+        .collect();
+    assert_eq!(d.len(), 1, "{diags:?}");
+    assert_eq!(
+        d[0]["range"],
+        json!({"start": {"line": line, "character": start}, "end": {"line": line, "character": start + 4}})
+    );
+    assert_eq!(c.finish(), Some(0));
+    let _ = std::fs::remove_dir_all(&dir);
+}
