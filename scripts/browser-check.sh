@@ -111,7 +111,7 @@ PY
 fail=0
 b0=$(date +%s%N)
 # page:window size (SHFL tall enough to show its first encoding diagram)
-for spec in index.html:1280,1000 SHFL.html:1280,2400 BRA.html:1280,1000; do
+for spec in index.html:1280,1000 SHFL.html:1280,2400 BRA.html:1280,1000 opcode-map.html:1280,1600; do
     page="${spec%%:*}"
     url="file://$site/$page"
     name="${page%.html}"
@@ -136,6 +136,24 @@ for spec in index.html:1280,1000 SHFL.html:1280,2400 BRA.html:1280,1000; do
         fail=1
     fi
 done
+
+# The opcode map covers every opcode of the spec (names from `isa json`): each is in
+# at least one cell, and the page lists free cells.
+cargo run --quiet --bin isa -- json isa-spec >"$out/model.json" 2>>"$out/doc.log"
+python3 - "$out/opcode-map.dom.html" "$out/model.json" <<'PY' || fail=1
+import json, re, sys
+dom = open(sys.argv[1], encoding="utf-8").read()
+model = json.load(open(sys.argv[2], encoding="utf-8"))
+want = {o["name"] for o in model["opcodes"]}
+cells = re.findall(r'<td class="used[^"]*"[^>]*data-opcodes="([^"]*)"', dom)
+shown = {n for c in cells for n in c.split()}
+free = len(re.findall(r'<td class="free"', dom))
+print(f"opcode map: {len(cells)} cells used, {free} free cells or runs, {len(shown)}/{len(want)} opcodes")
+missing = sorted(want - shown)
+if missing or not free:
+    print(f"FAIL opcode map: missing {missing[:5]}, free cells {free}", file=sys.stderr)
+    sys.exit(1)
+PY
 
 # The filter: `?q=shfl` leaves SHFL's entry and hides (nearly) everything else.
 chrome --dump-dom "file://$site/index.html?q=shfl" >"$out/filter.dom.html" 2>"$out/filter.log" || true

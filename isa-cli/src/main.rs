@@ -27,8 +27,10 @@ macro_rules! errln {
 }
 
 mod asm;
+mod diff;
 mod doc;
 mod json;
+mod lsp;
 mod num;
 mod run;
 mod spec;
@@ -64,6 +66,8 @@ enum Command {
     Run(run::RunArgs),
     Doc(DocArgs),
     Json(JsonArgs),
+    Diff(DiffArgs),
+    Lsp(LspArgs),
     Completions(CompletionsArgs),
     Man(ManArgs),
 }
@@ -229,6 +233,43 @@ struct JsonArgs {
     output: Option<PathBuf>,
 }
 
+/// Compare two revisions of a spec: what changed in the encodings, and whether old
+/// words still decode to the same instructions
+#[derive(Args)]
+#[command(after_help = "\
+The verdict is decided from the layouts, not by sampling words: compatible when every
+word that decodes under OLD decodes under NEW to the same instruction text. New opcodes
+in unused heads and new enumeration values are compatible additions; each break names
+the opcode and fields, with an example word.
+
+Examples:
+  isa diff old-spec/ isa-spec/
+  isa diff old-spec/ isa-spec/ --json > changes.json
+
+Exit status: 0 compatible, 1 incompatible, 2 usage or I/O error (or a spec with errors).")]
+struct DiffArgs {
+    /// The old spec (a file or a directory)
+    #[arg(value_name = "OLD")]
+    old: PathBuf,
+    /// The new spec (a file or a directory)
+    #[arg(value_name = "NEW")]
+    new: PathBuf,
+    /// Print the report as JSON
+    #[arg(long)]
+    json: bool,
+}
+
+/// Run the language server for spec files (LSP over stdin/stdout)
+#[derive(Args)]
+#[command(after_help = "\
+Started by an editor, not by hand: it speaks the Language Server Protocol on stdin and
+stdout. Opening a .isa file loads the other .isa files of its directory as one spec.
+Diagnostics as you type, hover, go to definition, find references, document symbols and
+completion. Editor setup: README.md, \"Editing specs\".
+
+Exit status: 0 after `shutdown` and `exit`, 1 on `exit` without `shutdown`.")]
+struct LspArgs {}
+
 /// Print a shell completion script
 #[derive(Args)]
 #[command(after_help = "\
@@ -275,6 +316,12 @@ fn main() -> ExitCode {
         Command::Run(a) => return run::run(&a),
         Command::Doc(a) => doc::run(&a.paths, &a.output),
         Command::Json(a) => json::run(&a.paths, a.output.as_deref()),
+        Command::Diff(a) => diff::run(
+            std::slice::from_ref(&a.old),
+            std::slice::from_ref(&a.new),
+            a.json,
+        ),
+        Command::Lsp(LspArgs {}) => return lsp::serve_stdio(),
         Command::Completions(a) => completions(a.shell),
         Command::Man(a) => man(a.output),
     };

@@ -36,7 +36,7 @@ fn temp(name: &str) -> PathBuf {
 /// prints the same text.
 #[test]
 fn every_command_has_its_own_help() {
-    let commands: [(&str, &[&str]); 9] = [
+    let commands: [(&str, &[&str]); 11] = [
         (
             "check",
             &["--quiet", "--allow", "--deny", "--format", "Exit status"],
@@ -50,6 +50,8 @@ fn every_command_has_its_own_help() {
         ),
         ("doc", &["--output", "Exit status"]),
         ("json", &["--output", "Exit status"]),
+        ("diff", &["--json", "OLD", "NEW", "Exit status"]),
+        ("lsp", &["Language Server Protocol", "Exit status"]),
         ("completions", &["bash", "zsh", "fish"]),
         ("man", &["--output"]),
     ];

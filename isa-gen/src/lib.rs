@@ -29,6 +29,7 @@
 pub mod asm;
 pub mod codegen;
 pub mod diag;
+pub mod index;
 pub mod lint;
 pub mod model;
 pub mod source;

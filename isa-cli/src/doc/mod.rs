@@ -11,6 +11,7 @@
 
 pub mod examples;
 pub mod html;
+pub mod opmap;
 pub mod svg;
 pub mod text;
 
@@ -96,6 +97,10 @@ pub fn site(checked: &Checked) -> Option<Site> {
     pages.push(Page {
         file: "types.html".into(),
         html: cx.types_page(),
+    });
+    pages.push(Page {
+        file: "opcode-map.html".into(),
+        html: cx.opcode_map_page(),
     });
     Some(Site { pages })
 }
@@ -291,6 +296,13 @@ impl<'a> Cx<'a> {
             label: "Types".into(),
             note: format!("{}", model.types.len()),
             keys: "types enum register immediate".into(),
+            section: "Types".into(),
+        });
+        items.push(NavItem {
+            href: "opcode-map.html".into(),
+            label: "Opcode map".into(),
+            note: String::new(),
+            keys: "opcode map head free".into(),
             section: "Types".into(),
         });
         items

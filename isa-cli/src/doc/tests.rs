@@ -386,8 +386,8 @@ fn pages_are_balanced_linked_and_offline() {
     let s = model.summary();
     assert_eq!(
         site.pages.len(),
-        1 + s.optypes + s.groups + 1,
-        "index, optypes, groups, types"
+        1 + s.optypes + s.groups + 2,
+        "index, optypes, groups, types, opcode map"
     );
     let mut ids: HashMap<&str, BTreeSet<String>> = HashMap::new();
     let mut parsed = BTreeMap::new();

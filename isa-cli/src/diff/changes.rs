@@ -1,0 +1,319 @@
+//! What a revision did, item by item, matched by name: opcodes added and removed,
+//! fields moved, resized, retyped, fixed values and defaults changed, enum codes
+//! added, removed and renumbered, register files, immediates and words changed.
+//! This is the description; the verdict (`verdict.rs`) says which of it matters.
+
+use std::collections::BTreeMap;
+
+use isa_gen::model::{Field, Model, Opcode, Role, Type, TypeKind};
+
+use crate::doc::text::value_text;
+use crate::lsp::bits;
+
+/// One change.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Change {
+    /// `opcode`, `type` or `word`.
+    pub kind: &'static str,
+    pub name: String,
+    pub what: String,
+}
+
+fn change(kind: &'static str, name: &str, what: String) -> Change {
+    Change {
+        kind,
+        name: name.to_string(),
+        what,
+    }
+}
+
+pub fn changes(old: &Model, new: &Model) -> Vec<Change> {
+    let mut out = Vec::new();
+    types(old, new, &mut out);
+    let olds: BTreeMap<&str, usize> = old
+        .opcodes
+        .iter()
+        .enumerate()
+        .map(|(i, o)| (o.name.as_str(), i))
+        .collect();
+    let news: BTreeMap<&str, usize> = new
+        .opcodes
+        .iter()
+        .enumerate()
+        .map(|(i, o)| (o.name.as_str(), i))
+        .collect();
+    for (name, &i) in &olds {
+        match news.get(name) {
+            None => out.push(change("opcode", name, "removed".into())),
+            Some(&j) => opcode(old, i, new, j, &mut out),
+        }
+    }
+    for (name, &j) in &news {
+        if !olds.contains_key(name) {
+            let op = &new.opcodes[j];
+            out.push(change(
+                "opcode",
+                name,
+                format!("added, identified by {}", fixed_text(new, op)),
+            ));
+        }
+    }
+    for w in &old.words {
+        match new.words.iter().find(|n| n.name == w.name) {
+            None => out.push(change("word", &w.name, "removed".into())),
+            Some(n) => {
+                let (a, b) = (word_text(old, w), word_text(new, n));
+                if a != b {
+                    out.push(change("word", &w.name, format!("{a} → {b}")));
+                }
+            }
+        }
+    }
+    for n in &new.words {
+        if !old.words.iter().any(|w| w.name == n.name) {
+            out.push(change(
+                "word",
+                &n.name,
+                format!("added: {}", word_text(new, n)),
+            ));
+        }
+    }
+    out
+}
+
+fn word_text(m: &Model, w: &isa_gen::model::OperandWord) -> String {
+    format!("{} {}..{}", m.ty(w.reg_file).name, w.lo, w.hi)
+}
+
+/// `optype == BRA, stype == U`.
+pub fn fixed_text(m: &Model, op: &Opcode) -> String {
+    let v: Vec<String> = op
+        .fields
+        .iter()
+        .filter_map(|f| match f.role {
+            Role::Fixed(c) => Some(format!("{} == {}", f.name, value_text(m.ty(f.ty), c))),
+            _ => None,
+        })
+        .collect();
+    if v.is_empty() {
+        "no fixed field".into()
+    } else {
+        v.join(", ")
+    }
+}
+
+fn opcode(old: &Model, i: usize, new: &Model, j: usize, out: &mut Vec<Change>) {
+    let (a, b) = (&old.opcodes[i], &new.opcodes[j]);
+    let name = a.name.as_str();
+    let (ma, mb) = (
+        isa_gen::asm::mnemonic(old, i),
+        isa_gen::asm::mnemonic(new, j),
+    );
+    if ma != mb {
+        out.push(change("opcode", name, format!("mnemonic {ma} → {mb}")));
+    }
+    for f in &a.fields {
+        let Some(g) = b.fields.iter().find(|g| g.name == f.name) else {
+            out.push(change(
+                "opcode",
+                name,
+                format!("field `{}` removed", f.name),
+            ));
+            continue;
+        };
+        field(old, f, new, g, name, out);
+    }
+    for g in &b.fields {
+        if !a.fields.iter().any(|f| f.name == g.name) {
+            out.push(change(
+                "opcode",
+                name,
+                format!(
+                    "field `{}` added at bits {} ({})",
+                    g.name,
+                    bits(g.start, g.width),
+                    new.ty(g.ty).name
+                ),
+            ));
+        }
+    }
+    let (oa, ob) = (operands(old, a), operands(new, b));
+    if oa != ob {
+        out.push(change("opcode", name, format!("operands `{oa}` → `{ob}`")));
+    }
+}
+
+fn operands(m: &Model, op: &Opcode) -> String {
+    op.order
+        .iter()
+        .map(|o| crate::doc::text::operand_text(m, op, o))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn field(old: &Model, f: &Field, new: &Model, g: &Field, op: &str, out: &mut Vec<Change>) {
+    let n = &f.name;
+    if f.start != g.start && f.width == g.width {
+        out.push(change(
+            "opcode",
+            op,
+            format!(
+                "field `{n}` moved from bits {} to {}",
+                bits(f.start, f.width),
+                bits(g.start, g.width)
+            ),
+        ));
+    } else if f.width != g.width {
+        out.push(change(
+            "opcode",
+            op,
+            format!(
+                "field `{n}` resized from bits {} to {}",
+                bits(f.start, f.width),
+                bits(g.start, g.width)
+            ),
+        ));
+    }
+    let (ta, tb) = (old.ty(f.ty), new.ty(g.ty));
+    if ta.name != tb.name {
+        out.push(change(
+            "opcode",
+            op,
+            format!("field `{n}` retyped from `{}` to `{}`", ta.name, tb.name),
+        ));
+    }
+    let role = |r: Role| match r {
+        Role::Fixed(_) => "fixed",
+        Role::Operand => "operand",
+        Role::Modifier => "modifier",
+        Role::SubField(_) => "sub-field",
+    };
+    match (f.role, g.role) {
+        (Role::Fixed(x), Role::Fixed(y)) => {
+            let (x, y) = (value_text(ta, x), value_text(tb, y));
+            if x != y {
+                out.push(change(
+                    "opcode",
+                    op,
+                    format!("field `{n}` fixed value {x} → {y}"),
+                ));
+            } else if ta.enum_code(&x) != tb.enum_code(&y) {
+                out.push(change(
+                    "opcode",
+                    op,
+                    format!("field `{n}` fixed to {x}, whose code changed",),
+                ));
+            }
+        }
+        (x, y) if role(x) != role(y) => out.push(change(
+            "opcode",
+            op,
+            format!("field `{n}` was {}, is {}", role(x), role(y)),
+        )),
+        _ => {}
+    }
+    let dv = |t: &Type, d: Option<u128>| d.map(|c| value_text(t, c));
+    let (da, db) = (dv(ta, f.default), dv(tb, g.default));
+    if da != db {
+        let show = |d: Option<String>| d.unwrap_or_else(|| "none".into());
+        out.push(change(
+            "opcode",
+            op,
+            format!("field `{n}` default {} → {}", show(da), show(db)),
+        ));
+    }
+}
+
+fn types(old: &Model, new: &Model, out: &mut Vec<Change>) {
+    for t in &old.types {
+        let Some(u) = new.types.iter().find(|u| u.name == t.name) else {
+            out.push(change("type", &t.name, "removed".into()));
+            continue;
+        };
+        if t.width != u.width {
+            out.push(change(
+                "type",
+                &t.name,
+                format!("width {} → {}", t.width, u.width),
+            ));
+        }
+        match (&t.kind, &u.kind) {
+            (TypeKind::Enum(a), TypeKind::Enum(b)) => {
+                for v in a {
+                    match b.iter().find(|w| w.name == v.name) {
+                        None => out.push(change(
+                            "type",
+                            &t.name,
+                            format!("value `{}` ({:#x}) removed", v.name, v.code),
+                        )),
+                        Some(w) if w.code != v.code => out.push(change(
+                            "type",
+                            &t.name,
+                            format!(
+                                "value `{}` renumbered {:#x} → {:#x}",
+                                v.name, v.code, w.code
+                            ),
+                        )),
+                        Some(_) => {}
+                    }
+                }
+                for w in b {
+                    if !a.iter().any(|v| v.name == w.name) {
+                        out.push(change(
+                            "type",
+                            &t.name,
+                            format!("value `{}` ({:#x}) added", w.name, w.code),
+                        ));
+                    }
+                }
+            }
+            (TypeKind::RegFile(a), TypeKind::RegFile(b)) => {
+                let text = |r: &isa_gen::model::RegFile| {
+                    let mut s = format!("{p}{}..{p}{}", r.lo, r.hi, p = r.prefix);
+                    for (n, c) in &r.named {
+                        s.push_str(&format!(", {n} = {c:#x}"));
+                    }
+                    s
+                };
+                if text(a) != text(b) {
+                    out.push(change(
+                        "type",
+                        &t.name,
+                        format!("register file {} → {}", text(a), text(b)),
+                    ));
+                }
+            }
+            (a, b) => {
+                let (x, y) = (kind_text(t, a), kind_text(u, b));
+                if x != y {
+                    out.push(change("type", &t.name, format!("{x} → {y}")));
+                }
+            }
+        }
+    }
+    for u in &new.types {
+        if !old.types.iter().any(|t| t.name == u.name) {
+            out.push(change(
+                "type",
+                &u.name,
+                format!("added ({}, {} bits)", u.kind_noun(), u.width),
+            ));
+        }
+    }
+}
+
+fn kind_text(t: &Type, k: &TypeKind) -> String {
+    match k {
+        TypeKind::Enum(_) => "enumeration".into(),
+        TypeKind::RegFile(_) => "register file".into(),
+        TypeKind::Immediate { signed } => format!(
+            "{} {}-bit immediate",
+            if *signed { "signed" } else { "unsigned" },
+            t.width
+        ),
+        TypeKind::ConstMem {
+            bank_bits,
+            offset_bits,
+        } => format!("constant memory bank<{bank_bits}> offset<{offset_bits}>"),
+    }
+}

@@ -1,0 +1,224 @@
+//! The codes a field can hold in a word that decodes, as a set the verdict can reason
+//! about without listing 2⁵⁰ immediates: a union of code ranges, optionally narrowed
+//! by a bit pattern (the bits a NEW opcode fixes inside an OLD field).
+
+use isa_gen::model::{Field, Model, Role, TypeKind};
+
+/// Most codes a domain is listed in full for; wider ones (immediates, constant memory)
+/// are reasoned about by ranges and probed at their boundaries.
+pub const LISTED: u128 = 1 << 16;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Dom {
+    /// Inclusive ranges, sorted, disjoint.
+    ranges: Vec<(u128, u128)>,
+    /// Codes must also satisfy `code & mask == value`.
+    mask: u128,
+    value: u128,
+}
+
+impl Dom {
+    /// The codes field `f` holds in words that decode (a fixed field: its one code).
+    pub fn of(model: &Model, f: &Field) -> Dom {
+        let t = model.ty(f.ty);
+        // Codes that do not fit the field cannot be encoded at all.
+        let top = if f.width >= 128 {
+            u128::MAX
+        } else {
+            (1u128 << f.width) - 1
+        };
+        let mut ranges: Vec<(u128, u128)> = match (&f.role, &t.kind) {
+            (Role::Fixed(c), _) => vec![(*c, *c)],
+            (_, TypeKind::Enum(vs)) => vs.iter().map(|v| (v.code, v.code)).collect(),
+            (_, TypeKind::RegFile(r)) => {
+                let mut v = vec![(r.lo, r.hi)];
+                v.extend(r.named.iter().map(|(_, c)| (*c, *c)));
+                v
+            }
+            (_, TypeKind::Immediate { .. } | TypeKind::ConstMem { .. }) => {
+                vec![(
+                    0,
+                    if t.width >= 128 {
+                        u128::MAX
+                    } else {
+                        (1u128 << t.width) - 1
+                    },
+                )]
+            }
+        };
+        ranges.retain(|r| r.0 <= top);
+        for r in &mut ranges {
+            r.1 = r.1.min(top);
+        }
+        ranges.sort_unstable();
+        let mut merged: Vec<(u128, u128)> = Vec::new();
+        for r in ranges {
+            match merged.last_mut() {
+                Some(last) if r.0 <= last.1.saturating_add(1) => last.1 = last.1.max(r.1),
+                _ => merged.push(r),
+            }
+        }
+        Dom {
+            ranges: merged,
+            mask: 0,
+            value: 0,
+        }
+    }
+
+    /// The codes that also have `value` on the bits of `mask`.
+    pub fn narrowed(&self, mask: u128, value: u128) -> Dom {
+        let value = value & mask;
+        if self.value & mask & self.mask != value & self.mask {
+            return Dom {
+                ranges: Vec::new(),
+                mask: 0,
+                value: 0,
+            };
+        }
+        Dom {
+            ranges: self.ranges.clone(),
+            mask: self.mask | mask,
+            value: self.value | value,
+        }
+    }
+
+    /// The smallest member that is at least `lo`.
+    pub fn first_from(&self, lo: u128) -> Option<u128> {
+        self.ranges.iter().find_map(|&(a, b)| {
+            let x = min_at_least(a.max(lo), self.mask, self.value)?;
+            (x <= b && a.max(lo) <= b).then_some(x)
+        })
+    }
+
+    pub fn first(&self) -> Option<u128> {
+        self.first_from(0)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.first().is_none()
+    }
+
+    pub fn contains(&self, x: u128) -> bool {
+        x & self.mask == self.value && self.ranges.iter().any(|&(a, b)| a <= x && x <= b)
+    }
+
+    /// Whether some member has `value` on the bits of `mask`.
+    pub fn meets(&self, mask: u128, value: u128) -> bool {
+        !self.narrowed(mask, value).is_empty()
+    }
+
+    /// An upper bound of the number of members.
+    pub fn size_bound(&self) -> u128 {
+        self.ranges.iter().fold(0u128, |n, &(a, b)| {
+            n.saturating_add(b - a).saturating_add(1)
+        })
+    }
+
+    /// Every member, when there are at most `limit` candidates to look at.
+    pub fn list(&self, limit: u128) -> Option<Vec<u128>> {
+        if self.size_bound() > limit {
+            return None;
+        }
+        let mut out = Vec::new();
+        for &(a, b) in &self.ranges {
+            let mut x = a;
+            loop {
+                if self.contains(x) {
+                    out.push(x);
+                }
+                if x == b {
+                    break;
+                }
+                x += 1;
+            }
+        }
+        Some(out)
+    }
+
+    /// Members worth printing when the domain is too wide to list: both ends of each
+    /// range, their neighbours, and each power of two and the value below it (where
+    /// sign, width and shift rules change what is printed).
+    pub fn probes(&self) -> Vec<u128> {
+        let mut want = Vec::new();
+        for &(a, b) in &self.ranges {
+            want.extend([a, a.saturating_add(1), b, b.saturating_sub(1)]);
+            for k in 0..128u32 {
+                let p = 1u128 << k;
+                if p > b {
+                    break;
+                }
+                want.extend([p, p - 1, p | (p >> 1)]);
+            }
+        }
+        let mut out: Vec<u128> = want
+            .into_iter()
+            .filter_map(|x| self.first_from(x))
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+}
+
+/// The smallest `x >= lo` with `x & mask == value` (`value` within `mask`).
+pub fn min_at_least(lo: u128, mask: u128, value: u128) -> Option<u128> {
+    if lo & mask == value {
+        return Some(lo);
+    }
+    // x > lo: x agrees with lo above some bit i where x has 1 and lo has 0; below i
+    // it is as small as the pattern allows. The lowest such i gives the smallest x.
+    for i in 0..128u32 {
+        let bit = 1u128 << i;
+        if lo & bit != 0 || (mask & bit != 0 && value & bit == 0) {
+            continue;
+        }
+        let high = if i == 127 { 0 } else { u128::MAX << (i + 1) };
+        if lo & mask & high != value & high {
+            continue;
+        }
+        return Some((lo & high) | bit | (value & (bit - 1)));
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn min_at_least_matches_a_scan() {
+        for lo in 0u128..64 {
+            for mask in 0u128..16 {
+                for value in 0u128..16 {
+                    let value = value & mask;
+                    let want = (lo..256).find(|x| x & mask == value);
+                    assert_eq!(min_at_least(lo, mask, value), want, "{lo} {mask} {value}");
+                }
+            }
+        }
+        assert_eq!(min_at_least(u128::MAX, 1, 0), None);
+    }
+
+    #[test]
+    fn narrowed_domains() {
+        let d = Dom {
+            ranges: vec![(3, 9), (20, 20)],
+            mask: 0,
+            value: 0,
+        };
+        assert_eq!(d.list(100).unwrap(), [3, 4, 5, 6, 7, 8, 9, 20]);
+        let odd = d.narrowed(1, 1);
+        assert_eq!(odd.list(100).unwrap(), [3, 5, 7, 9]);
+        assert!(odd.meets(0b110, 0b110) && !odd.meets(0b10000, 0b10000));
+        assert!(odd.narrowed(1, 0).is_empty());
+        assert_eq!(d.narrowed(0b10000, 0b10000).first(), Some(20));
+        let wide = Dom {
+            ranges: vec![(0, (1 << 50) - 1)],
+            mask: 0,
+            value: 0,
+        };
+        assert!(wide.list(LISTED).is_none());
+        let p = wide.probes();
+        assert!(p.contains(&0) && p.contains(&((1 << 50) - 1)) && p.contains(&(1 << 49)));
+    }
+}

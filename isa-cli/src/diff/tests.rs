@@ -1,0 +1,137 @@
+//! The verdict on small specs, one kind of revision each (the bundled spec and the
+//! command line are tested in `isa-cli/tests/diff.rs`).
+
+use super::*;
+
+/// A small spec; `edit` rewrites its text.
+fn spec(edit: impl Fn(String) -> String) -> Model {
+    let base = "\
+__DefBitFieldType Op<8>
+    A = 1;
+    B = 2;
+__DefBitFieldType M<2>
+    X;
+    Y;
+    Z;
+__DefRegFile Reg<8>
+    R 0..254;
+    RZ = 255;
+__DefImmediate U8<8> unsigned
+__DefGroup ALL
+__DefOptype A: [ALL]
+  __Encoding
+    field<0, 8> Op op == A;
+    field<8, 2> M m = X;
+    field<16, 8> Reg rd;
+    field<24, 8> U8 imm = 0;
+  __OperandInfo
+    Order<imm, rd>;
+__DefOpcode A_R: [A]
+"
+    .to_string();
+    let text = edit(base);
+    let checked = isa_gen::Spec::from_texts([("t.isa", text.as_str())]).check();
+    assert!(
+        !checked.has_errors(),
+        "{}\n{text}",
+        checked.render_diagnostics()
+    );
+    checked.model.unwrap()
+}
+
+fn report(edit: impl Fn(String) -> String) -> Report {
+    Report::new(&spec(|s| s), &spec(edit))
+}
+
+#[test]
+fn a_spec_against_itself_is_compatible_and_unchanged() {
+    let r = report(|s| s);
+    assert!(r.compatible() && r.changes.is_empty() && r.added_opcodes.is_empty());
+}
+
+#[test]
+fn a_moved_field_breaks_with_a_word_that_shows_it() {
+    let r = report(|s| s.replace("field<16, 8> Reg rd;", "field<40, 8> Reg rd;"));
+    assert!(!r.compatible());
+    let b = &r.breaks[0];
+    assert_eq!(b.opcode, "A_R");
+    assert!(b.fields.contains(&"rd".to_string()), "{b:?}");
+    // The word sets a bit of `rd` that NEW reserves.
+    assert_ne!(b.word & (0xff << 16), 0, "{b:?}");
+    assert!(b.new_text.contains("reserved"), "{b:?}");
+    assert!(r
+        .changes
+        .iter()
+        .any(|c| c.name == "A_R" && c.what.contains("moved from bits 23:16 to 47:40")));
+}
+
+#[test]
+fn a_renumbered_value_breaks_and_names_the_type() {
+    let r = report(|s| s.replace("    X;\n    Y;\n    Z;", "    X;\n    Z;\n    Y;"));
+    assert!(!r.compatible());
+    let b = &r.breaks[0];
+    assert_eq!(b.fields, ["m"]);
+    assert_ne!(b.old_text, b.new_text);
+    assert!(r
+        .changes
+        .iter()
+        .any(|c| c.kind == "type" && c.name == "M" && c.what.contains("renumbered")));
+}
+
+#[test]
+fn a_changed_default_changes_the_text() {
+    let r = report(|s| s.replace("M m = X;", "M m = Y;"));
+    let b = &r.breaks[0];
+    assert_eq!(
+        (b.old_text.as_str(), b.new_text.as_str()),
+        ("A R0", "A.X R0")
+    );
+    assert_eq!(b.fields, ["m"]);
+}
+
+#[test]
+fn additions_in_free_space_are_compatible() {
+    let r = report(|s| {
+        s.replace("    Z;", "    Z;\n    W;")
+            + "__DefOptype B: [ALL]\n  __Encoding\n    field<0, 8> Op op == B;\n  __OperandInfo\n    Order<>;\n__DefOpcode B_X: [B]\n"
+    });
+    assert!(r.compatible(), "{:?}", r.breaks);
+    assert_eq!(
+        r.added_opcodes,
+        [("B_X".to_string(), "op == B".to_string())]
+    );
+    assert_eq!(r.added_values, [("M".to_string(), "W".to_string(), 3)]);
+}
+
+#[test]
+fn a_widened_field_whose_new_bits_old_words_leave_zero_is_compatible() {
+    let r = report(|s| {
+        s.replace(
+            "__DefImmediate U8<8> unsigned",
+            "__DefImmediate U8<8> unsigned\n__DefImmediate U16<16> unsigned",
+        )
+        .replace("field<24, 8> U8 imm = 0;", "field<24, 16> U16 imm = 0;")
+    });
+    assert!(r.compatible(), "{:?}", r.breaks);
+    assert!(r.changes.iter().any(|c| c.what.contains("resized")));
+}
+
+#[test]
+fn words_split_between_new_opcodes_are_followed_to_each() {
+    // NEW fixes `m`: words with m = X go to A_R (same text), m = Y to A_Y (which
+    // no longer prints `.Y`), m = Z to no opcode.
+    let r = report(|s| {
+        s.replace("__DefOpcode A_R: [A]\n", "__DefOpcode A_R: [A]\n  __Encoding\n    field<8, 2> M m == X;\n__DefOpcode A_Y: [A]\n  __Encoding\n    field<8, 2> M m == Y;\n")
+    });
+    let seen: Vec<(Option<&str>, &str)> = r
+        .breaks
+        .iter()
+        .map(|b| (b.new_opcode.as_deref(), b.old_text.as_str()))
+        .collect();
+    assert_eq!(
+        seen,
+        [(Some("A_Y"), "A.Y R0"), (None, "A.Z R0")],
+        "{:?}",
+        r.breaks
+    );
+}

@@ -1,0 +1,573 @@
+//! The compatibility verdict: does every word that decodes under OLD decode under NEW
+//! to the same instruction text?
+//!
+//! It is decided per OLD opcode A from the layouts, not by sampling words:
+//!
+//! 1. **Dispatch.** The words of A are a product set: each field ranges over the codes
+//!    of its type (a fixed field over its one code), every other bit is zero. A NEW
+//!    opcode can take some of them only if its fixed bits can agree with that set,
+//!    which is decided field by field ([`Dom::meets`]). The bits such NEW opcodes fix
+//!    inside A's variable fields split A's words into cases (at most 2¹² of them);
+//!    each case goes to exactly one NEW opcode, the first whose fixed bits match, or
+//!    to none (a break).
+//! 2. **Fields.** Where A and its NEW opcode B print from identical layouts (fields,
+//!    types, operands, converters, `__Syntax`), every word prints alike. Otherwise
+//!    A's fields are grouped by what the two printers read together (a field of B
+//!    spanning two fields of A joins them; an operand with its sub-fields, its `ext`
+//!    field and the fields its `Bitwidth` reads), and each group's values are tried
+//!    in full (up to 2¹⁶ combinations), the other fields at their defaults: a
+//!    printer's text is its guard, mnemonic, modifiers and operands, each printed
+//!    from one group. Groups too wide to list (immediates) are probed where printing
+//!    changes (both ends, powers of two: sign, width and shift boundaries).
+//! 3. **Omission.** An operand at its default may be left out depending on the
+//!    operands after it, and modifiers print in `__Syntax` order: each combination of
+//!    groups at and off their defaults is tried (up to 2¹⁰), and one word with every
+//!    group off its default.
+//!
+//! Every break is reported with a word that shows it, decoded under both specs.
+
+use std::collections::{BTreeMap, HashMap};
+
+use isa_gen::asm::Assembler;
+use isa_gen::model::interp::{DecodeFailure, Decoded};
+use isa_gen::model::{AsmFormat, Model, Opcode, OperandKind, Role, TypeId, TypeKind};
+use isa_gen::syntax::ast::DocKind;
+
+use super::space::{Dom, LISTED};
+
+/// A word that decodes under OLD but not to the same text under NEW.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Break {
+    pub opcode: String,
+    /// The NEW opcode the word goes to (None: no NEW opcode takes it).
+    pub new_opcode: Option<String>,
+    /// The OLD fields whose values show the break (empty: any word of the opcode).
+    pub fields: Vec<String>,
+    pub why: String,
+    pub word: u128,
+    pub old_text: String,
+    /// The NEW text, or why the word does not decode under NEW.
+    pub new_text: String,
+}
+
+/// The verdict for every OLD opcode, and the NEW opcodes no OLD word reaches.
+pub struct Verdict {
+    pub breaks: Vec<Break>,
+    /// NEW opcodes whose words decode as nothing under OLD: compatible additions.
+    pub fresh: Vec<usize>,
+}
+
+const MAX_SPLIT_BITS: u32 = 12;
+const MAX_OPTIONAL_GROUPS: usize = 10;
+
+pub fn verdict(old: &Model, new: &Model) -> Verdict {
+    let cx = Cx {
+        old,
+        new,
+        old_asm: Assembler::new(old),
+        new_asm: Assembler::new(new),
+        new_prints: (0..new.opcodes.len())
+            .map(|b| fingerprint(new, b))
+            .collect(),
+    };
+    let mut breaks = Vec::new();
+    let mut reached = vec![false; new.opcodes.len()];
+    for a in 0..old.opcodes.len() {
+        cx.opcode(a, &mut breaks, &mut reached);
+    }
+    let fresh = (0..new.opcodes.len()).filter(|&b| !reached[b]).collect();
+    Verdict { breaks, fresh }
+}
+
+struct Cx<'m> {
+    old: &'m Model,
+    new: &'m Model,
+    old_asm: Assembler<'m>,
+    new_asm: Assembler<'m>,
+    new_prints: Vec<String>,
+}
+
+impl Cx<'_> {
+    fn opcode(&self, a: usize, breaks: &mut Vec<Break>, reached: &mut [bool]) {
+        let op = &self.old.opcodes[a];
+        let doms: Vec<Dom> = op.fields.iter().map(|f| Dom::of(self.old, f)).collect();
+        if doms.iter().any(Dom::is_empty) {
+            return; // no word decodes as A (a type without codes that fit)
+        }
+        let takes = |b: &Opcode, doms: &[Dom]| -> bool {
+            if b.fixed_mask & !op.covered & b.fixed_bits != 0 {
+                return false; // A's words are zero there
+            }
+            op.fields.iter().zip(doms).all(|(f, d)| {
+                let m = (b.fixed_mask & f.mask()) >> f.start;
+                d.meets(m, (b.fixed_bits & f.mask()) >> f.start)
+            })
+        };
+        let cands: Vec<usize> = (0..self.new.opcodes.len())
+            .filter(|&b| takes(&self.new.opcodes[b], &doms))
+            .collect();
+        for &b in &cands {
+            reached[b] = true;
+        }
+        // Bits of A's variable fields that some candidate fixes: they split A's words.
+        let variable: u128 = op
+            .fields
+            .iter()
+            .zip(&doms)
+            .filter(|(_, d)| d.list(2).is_none_or(|l| l.len() > 1))
+            .fold(0, |m, (f, _)| m | f.mask());
+        let split = cands.iter().fold(0u128, |m, &b| {
+            m | (self.new.opcodes[b].fixed_mask & variable)
+        });
+        if split.count_ones() > MAX_SPLIT_BITS {
+            let base = base_values(op, &doms);
+            breaks.push(self.example(
+                a,
+                &base,
+                Vec::new(),
+                format!(
+                    "its words are split among NEW opcodes by {} bits (at most {MAX_SPLIT_BITS} are analysed)",
+                    split.count_ones()
+                ),
+            ));
+            return;
+        }
+        let bits: Vec<u32> = (0..128).filter(|i| split >> i & 1 == 1).collect();
+        for case in 0u32..(1 << bits.len()) {
+            let want: u128 = bits
+                .iter()
+                .enumerate()
+                .filter(|(k, _)| case >> k & 1 == 1)
+                .fold(0, |w, (_, &i)| w | 1 << i);
+            let narrowed: Vec<Dom> = op
+                .fields
+                .iter()
+                .zip(&doms)
+                .map(|(f, d)| {
+                    d.narrowed((split & f.mask()) >> f.start, (want & f.mask()) >> f.start)
+                })
+                .collect();
+            if narrowed.iter().any(Dom::is_empty) {
+                continue;
+            }
+            let base = base_values(op, &narrowed);
+            let target = cands
+                .iter()
+                .copied()
+                .find(|&b| takes(&self.new.opcodes[b], &narrowed));
+            match target {
+                None => {
+                    let why = if split == 0 {
+                        "no NEW opcode decodes its words".to_string()
+                    } else {
+                        "no NEW opcode decodes some of its words".to_string()
+                    };
+                    let fields = fields_in(op, split);
+                    breaks.push(self.example(a, &base, fields, why));
+                }
+                Some(b) => {
+                    if let Some(br) = self.compare(a, b, &narrowed, &base) {
+                        breaks.push(br);
+                    }
+                }
+            }
+        }
+    }
+
+    /// A's words (within `doms`) against NEW opcode `b`, which takes all of them.
+    fn compare(&self, a: usize, b: usize, doms: &[Dom], base: &[u128]) -> Option<Break> {
+        let op = &self.old.opcodes[a];
+        let nb = &self.new.opcodes[b];
+        // Bits a word of A may set that B does not cover: reserved under NEW.
+        for (k, f) in op.fields.iter().enumerate() {
+            let outside = (f.mask() & !nb.covered) >> f.start;
+            for i in 0..f.width {
+                if outside >> i & 1 == 1 && doms[k].meets(1 << i, 1 << i) {
+                    let mut v = base.to_vec();
+                    v[k] = doms[k].narrowed(1 << i, 1 << i).first()?;
+                    return Some(self.example(
+                        a,
+                        &v,
+                        vec![f.name.clone()],
+                        format!("bit {} is reserved in NEW `{}`", f.start + i, nb.name),
+                    ));
+                }
+            }
+        }
+        if fingerprint(self.old, a) == self.new_prints[b] {
+            return None;
+        }
+        let groups = groups(self.old, op, self.new, nb);
+        let every: Vec<usize> = (0..op.fields.len()).collect();
+        if let Some(br) = self.check(a, b, base, &every, base) {
+            return Some(br);
+        }
+        // Every combination of each group, the others at their defaults.
+        let mut off_default: Vec<Vec<u128>> = Vec::new();
+        for g in &groups {
+            let lists: Vec<Vec<u128>> = g
+                .iter()
+                .map(|&k| doms[k].list(LISTED).unwrap_or_else(|| doms[k].probes()))
+                .collect();
+            let total = lists
+                .iter()
+                .fold(1u128, |n, l| n.saturating_mul(l.len() as u128));
+            // Listing is exact; a group wider than that is probed (boundaries).
+            let lists = if total > LISTED {
+                g.iter().map(|&k| doms[k].probes()).collect()
+            } else {
+                lists
+            };
+            let mut first_off = None;
+            let mut v = base.to_vec();
+            let mut idx = vec![0usize; g.len()];
+            'combos: loop {
+                for (j, &k) in g.iter().enumerate() {
+                    v[k] = lists[j][idx[j]];
+                }
+                if first_off.is_none() && g.iter().any(|&k| v[k] != base[k]) {
+                    first_off = Some(v.clone());
+                }
+                if let Some(br) = self.check(a, b, &v, g, base) {
+                    return Some(br);
+                }
+                for j in 0..g.len() {
+                    idx[j] += 1;
+                    if idx[j] < lists[j].len() {
+                        continue 'combos;
+                    }
+                    idx[j] = 0;
+                }
+                break;
+            }
+            if let Some(off) = first_off {
+                off_default.push(g.iter().map(|&k| off[k]).collect());
+            } else {
+                off_default.push(g.iter().map(|&k| base[k]).collect());
+            }
+        }
+        // Omission and modifier order: groups at and off their defaults together.
+        let optional: Vec<usize> = (0..groups.len())
+            .filter(|&i| groups[i].iter().any(|&k| op.fields[k].default.is_some()))
+            .collect();
+        let set = |v: &mut Vec<u128>, i: usize| {
+            for (j, &k) in groups[i].iter().enumerate() {
+                v[k] = off_default[i][j];
+            }
+        };
+        let mut all = base.to_vec();
+        for i in 0..groups.len() {
+            set(&mut all, i);
+        }
+        if let Some(br) = self.check(a, b, &all, &every, base) {
+            return Some(br);
+        }
+        if optional.len() <= MAX_OPTIONAL_GROUPS {
+            for mask in 0u32..(1 << optional.len()) {
+                let mut v = base.to_vec();
+                for (bit, &i) in optional.iter().enumerate() {
+                    if mask >> bit & 1 == 1 {
+                        set(&mut v, i);
+                    }
+                }
+                if let Some(br) = self.check(a, b, &v, &every, base) {
+                    return Some(br);
+                }
+            }
+        }
+        None
+    }
+
+    /// One word of A (field codes `v`, the fields `shown` varied from `base`): a
+    /// break when NEW decodes it otherwise.
+    fn check(
+        &self,
+        a: usize,
+        b: usize,
+        v: &[u128],
+        shown: &[usize],
+        base: &[u128],
+    ) -> Option<Break> {
+        let d = Decoded {
+            opcode: a,
+            values: v.to_vec(),
+        };
+        let word = self.old.encode(&d);
+        let why = match self.new.decode(word) {
+            Ok(n) if n.opcode == b => {
+                if self.old_asm.print(&d, 0) == self.new_asm.print(&n, 0) {
+                    return None;
+                }
+                "it prints differently"
+            }
+            _ => "it decodes otherwise",
+        };
+        Some(self.example(a, v, self.blame(a, b, shown, v, base), why.into()))
+    }
+
+    /// The fields a break is put down to: those of `shown` off their base values;
+    /// at the base values, those whose layout, type, role or default differ in B.
+    fn blame(&self, a: usize, b: usize, shown: &[usize], v: &[u128], base: &[u128]) -> Vec<String> {
+        let op = &self.old.opcodes[a];
+        let off: Vec<usize> = shown.iter().copied().filter(|&k| v[k] != base[k]).collect();
+        let picked = if off.is_empty() {
+            let nb = &self.new.opcodes[b];
+            shown
+                .iter()
+                .copied()
+                .filter(|&k| {
+                    let f = &op.fields[k];
+                    !f.is_fixed()
+                        && !nb.fields.iter().any(|g| {
+                            g.start == f.start
+                                && g.width == f.width
+                                && g.default == f.default
+                                && std::mem::discriminant(&g.role)
+                                    == std::mem::discriminant(&f.role)
+                                && type_print(self.new, g.ty) == type_print(self.old, f.ty)
+                        })
+                })
+                .collect()
+        } else {
+            off
+        };
+        picked.iter().map(|&k| op.fields[k].name.clone()).collect()
+    }
+
+    /// A break shown by the word of A with field codes `v`, decoded under both specs.
+    fn example(&self, a: usize, v: &[u128], fields: Vec<String>, why: String) -> Break {
+        let d = Decoded {
+            opcode: a,
+            values: v.to_vec(),
+        };
+        let word = self.old.encode(&d);
+        let old_text = self.old_asm.print(&d, 0);
+        let (new_opcode, new_text) = match self.new.decode(word) {
+            Ok(n) => (
+                Some(self.new.opcodes[n.opcode].name.clone()),
+                self.new_asm.print(&n, 0),
+            ),
+            Err(e) => {
+                let (op, text) = failure(self.new, &e);
+                (op, text)
+            }
+        };
+        Break {
+            opcode: self.old.opcodes[a].name.clone(),
+            new_opcode,
+            fields,
+            why,
+            word,
+            old_text,
+            new_text,
+        }
+    }
+}
+
+/// Why a word does not decode, in words.
+fn failure(m: &Model, e: &DecodeFailure) -> (Option<String>, String) {
+    match *e {
+        DecodeFailure::NoOpcode => (None, "does not decode: no opcode matches".into()),
+        DecodeFailure::ReservedBits { opcode, bits } => (
+            Some(m.opcodes[opcode].name.clone()),
+            format!(
+                "does not decode: reserved bits {bits:#x} of `{}` are set",
+                m.opcodes[opcode].name
+            ),
+        ),
+        DecodeFailure::InvalidField {
+            opcode,
+            field,
+            value,
+        } => {
+            let op = &m.opcodes[opcode];
+            (
+                Some(op.name.clone()),
+                format!(
+                    "does not decode: {value:#x} is not a `{}` (field `{}` of `{}`)",
+                    m.ty(op.fields[field].ty).name,
+                    op.fields[field].name,
+                    op.name
+                ),
+            )
+        }
+    }
+}
+
+/// Field codes to start from: each field's default when it is a member, else its
+/// first member.
+fn base_values(op: &Opcode, doms: &[Dom]) -> Vec<u128> {
+    op.fields
+        .iter()
+        .zip(doms)
+        .map(|(f, d)| match f.default {
+            Some(c) if d.contains(c) => c,
+            _ => d.first().unwrap_or(0),
+        })
+        .collect()
+}
+
+fn fields_in(op: &Opcode, bits: u128) -> Vec<String> {
+    op.fields
+        .iter()
+        .filter(|f| f.mask() & bits != 0)
+        .map(|f| f.name.clone())
+        .collect()
+}
+
+/// What printing an opcode depends on, apart from the field codes: equal fingerprints
+/// print every word alike.
+pub fn fingerprint(m: &Model, i: usize) -> String {
+    let op = &m.opcodes[i];
+    let mut s = isa_gen::asm::mnemonic(m, i);
+    for f in &op.fields {
+        // A fixed field never prints: its code is all that matters.
+        let ty = match f.role {
+            Role::Fixed(_) => String::new(),
+            _ => type_print(m, f.ty),
+        };
+        s.push_str(&format!(
+            "|{}@{}+{}:{ty}:{:?}:{:?}",
+            f.name, f.start, f.width, f.role, f.default
+        ));
+    }
+    for o in &op.order {
+        let kind = match o.kind {
+            OperandKind::RegIndexed { file, reg, offset } => {
+                format!("ri({},{reg},{offset})", type_print(m, file))
+            }
+            OperandKind::Word(w) => format!("w({})", m.words[w.0].name),
+            k => format!("{k:?}"),
+        };
+        s.push_str(&format!("|o:{kind}"));
+    }
+    s.push_str(&format!("|{:?}", op.asm_formats));
+    for b in &op.bitwidths {
+        s.push_str(&format!("|bw{}:{:?}", b.field, b.expr));
+    }
+    for d in m.opcode_docs(op) {
+        if d.kind == DocKind::Syntax {
+            for l in d.code_blocks.iter().flat_map(|b| &b.lines) {
+                s.push_str(&format!("|syn:{}", l.text.trim()));
+            }
+        }
+    }
+    s
+}
+
+/// How a type prints its codes.
+fn type_print(m: &Model, t: TypeId) -> String {
+    let t = m.ty(t);
+    match &t.kind {
+        TypeKind::Enum(vs) => {
+            let v: Vec<String> = vs
+                .iter()
+                .map(|v| format!("{}={}", v.name, v.code))
+                .collect();
+            format!("enum{}[{}]", t.width, v.join(","))
+        }
+        TypeKind::RegFile(r) => format!(
+            "reg{}[{}{}..{}{:?}]",
+            t.width, r.prefix, r.lo, r.hi, r.named
+        ),
+        TypeKind::Immediate { signed } => format!("imm{}{signed}", t.width),
+        TypeKind::ConstMem {
+            bank_bits,
+            offset_bits,
+        } => format!("cmem{bank_bits}/{offset_bits}"),
+    }
+}
+
+/// A's fields grouped by what the two printers read together (see the module docs).
+fn groups(old: &Model, a: &Opcode, new: &Model, b: &Opcode) -> Vec<Vec<usize>> {
+    let n = a.fields.len();
+    let mut parent: Vec<usize> = (0..n).collect();
+    fn root(p: &mut [usize], mut i: usize) -> usize {
+        while p[i] != i {
+            p[i] = p[p[i]];
+            i = p[i];
+        }
+        i
+    }
+    let join = |set: &[usize], p: &mut Vec<usize>| {
+        for w in set.windows(2) {
+            let (x, y) = (root(p, w[0]), root(p, w[1]));
+            p[x] = y;
+        }
+    };
+    // A's fields overlapping the bits of a set of B's fields.
+    let overlap =
+        |mask: u128| -> Vec<usize> { (0..n).filter(|&k| a.fields[k].mask() & mask != 0).collect() };
+    for unit in print_units(old, a) {
+        join(&unit, &mut parent);
+    }
+    for unit in print_units(new, b) {
+        let mask = unit.iter().fold(0u128, |m, &k| m | b.fields[k].mask());
+        join(&overlap(mask), &mut parent);
+    }
+    for f in &b.fields {
+        join(&overlap(f.mask()), &mut parent);
+    }
+    let mut by_root: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    for k in 0..n {
+        if a.fields[k].is_fixed() {
+            continue;
+        }
+        let r = root(&mut parent, k);
+        by_root.entry(r).or_default().push(k);
+    }
+    by_root.into_values().collect()
+}
+
+/// The sets of fields a printer prints from together: the guard with its sub-fields,
+/// each modifier, each operand with its sub-fields, `CvtINegX` ext field and the
+/// fields its `Bitwidth` reads. A field in none is a unit of its own.
+fn print_units(m: &Model, op: &Opcode) -> Vec<Vec<usize>> {
+    let mut units: Vec<Vec<usize>> = Vec::new();
+    let with_subs = |f: usize| -> Vec<usize> {
+        let mut v = vec![f];
+        for s in op.sub_fields(f) {
+            v.push(s);
+            for a in &op.asm_formats {
+                if let AsmFormat::INegX { neg, ext } = *a {
+                    if neg == s {
+                        v.push(ext);
+                    }
+                }
+            }
+        }
+        if let Some(bw) = op.bitwidth(f) {
+            bw.expr.fields(&mut v);
+        }
+        v
+    };
+    if let Some(g) = op.guard(m) {
+        units.push(with_subs(g));
+    }
+    for o in &op.order {
+        let mut u = Vec::new();
+        for f in o.kind.fields() {
+            u.extend(with_subs(f));
+        }
+        if !u.is_empty() {
+            units.push(u);
+        }
+    }
+    for (k, f) in op.fields.iter().enumerate() {
+        if f.role == Role::Modifier {
+            units.push(with_subs(k));
+        }
+    }
+    let mut seen: HashMap<usize, ()> = HashMap::new();
+    for u in &units {
+        for &k in u {
+            seen.insert(k, ());
+        }
+    }
+    for k in 0..op.fields.len() {
+        if !seen.contains_key(&k) {
+            units.push(vec![k]);
+        }
+    }
+    units
+}
