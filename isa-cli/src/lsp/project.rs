@@ -161,6 +161,10 @@ impl Analysis {
                     Severity::Warning => DiagnosticSeverity::WARNING,
                 }),
                 source: Some("isa".into()),
+                // The lint's name: what `isa check -A NAME` takes.
+                code: d
+                    .lint
+                    .map(|l| lsp_types::NumberOrString::String(l.name().into())),
                 message,
                 related_information: (!related.is_empty()).then_some(related),
                 ..Diagnostic::default()
