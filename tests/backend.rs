@@ -3,70 +3,16 @@
 //! labels and relocations, and the linker step. The model (`isa-gen`'s interpreting
 //! tier) is the oracle for every opcode; hand-computed cases pin the bundled spec.
 
-use std::sync::OnceLock;
-
 use isa::backend::{Access, BufferError, CodeBuffer, Flow, RelocKind, Target, TargetError};
 use isa::{
     BraCond, BraX, BreakX, BsyncX, Instruction, LepcI, Opcode, PModi, Pred, Reg, RegFile, RegRef,
     SImm50, UReg,
 };
+mod common;
+
+use common::{legal, model, Rng};
 use isa_gen::model::interp::Decoded;
-use isa_gen::model::{Model, Role, TypeKind};
-
-fn model() -> &'static Model {
-    static MODEL: OnceLock<Model> = OnceLock::new();
-    MODEL.get_or_init(|| {
-        let checked = isa_gen::Spec::load(&[isa_spec::DIR]).unwrap().check();
-        assert!(!checked.has_errors(), "{}", checked.render_diagnostics());
-        checked.model.unwrap()
-    })
-}
-
-/// A small deterministic generator (xorshift), so failures reproduce.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn word(&mut self) -> u128 {
-        (u128::from(self.next()) << 64) | u128::from(self.next())
-    }
-}
-
-/// A random legal instruction of opcode `i`: every field a code its type defines,
-/// defaults and constant registers often.
-fn legal(m: &Model, i: usize, rng: &mut Rng) -> Decoded {
-    let op = &m.opcodes[i];
-    let values = op
-        .fields
-        .iter()
-        .map(|f| {
-            if let Role::Fixed(c) = f.role {
-                return c;
-            }
-            if let (Some(d), 0) = (f.default, rng.below(3)) {
-                return d;
-            }
-            let ty = m.ty(f.ty);
-            match &ty.kind {
-                TypeKind::Enum(vs) => vs[rng.below(vs.len())].code,
-                TypeKind::RegFile(rf) if rng.below(4) == 0 && !rf.named.is_empty() => {
-                    rf.named[rng.below(rf.named.len())].1
-                }
-                TypeKind::RegFile(rf) => rf.lo + rng.word() % (rf.hi - rf.lo + 1),
-                _ => rng.word() & isa_gen::model::mask(0, f.width.min(ty.width)),
-            }
-        })
-        .collect();
-    Decoded { opcode: i, values }
-}
+use isa_gen::model::Model;
 
 fn gen(m: &Model, d: &Decoded) -> Instruction {
     Instruction::decode(m.encode(d)).expect("a legal word decodes")

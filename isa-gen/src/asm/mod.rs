@@ -35,6 +35,8 @@ mod parse;
 mod print;
 pub mod program;
 
+pub use print::PrintOptions;
+
 pub(crate) use expected_kind as expected_kind_pub;
 pub(crate) use parse::required_after as required_after_pub;
 
@@ -178,7 +180,13 @@ impl<'m> Assembler<'m> {
 
     /// Prints an instruction located at `addr`.
     pub fn print(&self, d: &Decoded, addr: u64) -> String {
-        print::print(self, d, addr)
+        print::print(self, d, addr, &PrintOptions::default())
+    }
+
+    /// Prints an instruction located at `addr` the way `opts` says (addresses through
+    /// a symbol table, decimal numbers, defaults shown).
+    pub fn print_with(&self, d: &Decoded, addr: u64, opts: &PrintOptions) -> String {
+        print::print(self, d, addr, opts)
     }
 }
 

@@ -35,7 +35,37 @@ pub(crate) fn reg_count(op: &Opcode, field: usize, values: &[u128]) -> u128 {
     }
 }
 
-pub(crate) fn print(a: &Assembler, d: &Decoded, addr: u64) -> String {
+/// How [`Assembler::print_with`] writes an instruction. The default is what
+/// [`Assembler::print`] writes: hex numbers, addresses as numbers, defaults left out.
+#[derive(Clone, Copy, Default)]
+pub struct PrintOptions<'a> {
+    /// Names addresses: an address operand whose address has a name prints as a label
+    /// reference `` `(name) `` (what a disassembler does with a symbol table).
+    pub symbols: Option<&'a dyn Fn(u64) -> Option<String>>,
+    /// Immediates in decimal (`-16`) instead of hex (`-0x10`).
+    pub decimal: bool,
+    /// Modifiers at their default value printed too (`BRA.NoCond`).
+    pub show_defaults: bool,
+}
+
+impl PrintOptions<'_> {
+    fn number(&self, v: i128) -> String {
+        if self.decimal {
+            v.to_string()
+        } else {
+            hex(v)
+        }
+    }
+
+    fn address(&self, a: i128) -> String {
+        match self.symbols.and_then(|f| f(a as u64)) {
+            Some(name) => format!("`({name})"),
+            None => self.number(a),
+        }
+    }
+}
+
+pub(crate) fn print(a: &Assembler, d: &Decoded, addr: u64, opts: &PrintOptions) -> String {
     let model = a.model;
     let op = &model.opcodes[d.opcode];
     let oa = &a.ops[d.opcode];
@@ -66,7 +96,7 @@ pub(crate) fn print(a: &Assembler, d: &Decoded, addr: u64) -> String {
     out.push_str(&super::mnemonic(model, d.opcode));
     for &m in &oa.modifiers {
         let f = &op.fields[m];
-        if f.default != Some(v[m]) {
+        if f.default != Some(v[m]) || opts.show_defaults {
             out.push('.');
             out.push_str(model.ty(f.ty).enum_name(v[m]).unwrap_or("?"));
         }
@@ -76,7 +106,7 @@ pub(crate) fn print(a: &Assembler, d: &Decoded, addr: u64) -> String {
     let texts: Vec<String> = oa
         .operands
         .iter()
-        .map(|o| operand_text(a, d, o, addr))
+        .map(|o| operand_text(a, d, o, addr, opts))
         .collect();
     let required_after = parse::required_after(a, d.opcode);
     let mut printed: Vec<bool> = vec![true; texts.len()];
@@ -177,7 +207,7 @@ fn suffixes(a: &Assembler, d: &Decoded, f: usize) -> String {
     s
 }
 
-fn operand_text(a: &Assembler, d: &Decoded, o: &Operand, addr: u64) -> String {
+fn operand_text(a: &Assembler, d: &Decoded, o: &Operand, addr: u64, opts: &PrintOptions) -> String {
     let model = a.model;
     let op = &model.opcodes[d.opcode];
     let v = &d.values;
@@ -201,10 +231,11 @@ fn operand_text(a: &Assembler, d: &Decoded, o: &Operand, addr: u64) -> String {
                     };
                     match op.address(f) {
                         Some((shift, Address::Relative)) => {
-                            hex(addr as i128 + 16 + (value << shift))
+                            opts.address(addr as i128 + 16 + (value << shift))
                         }
-                        Some((shift, Address::Absolute | Address::Number)) => hex(value << shift),
-                        None => hex(value),
+                        Some((shift, Address::Absolute)) => opts.address(value << shift),
+                        Some((shift, Address::Number)) => opts.number(value << shift),
+                        None => opts.number(value),
                     }
                 }
                 TypeKind::ConstMem { offset_bits, .. } => cmem_text(v[f], *offset_bits, None),

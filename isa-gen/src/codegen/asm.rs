@@ -160,13 +160,17 @@ impl Gen<'_> {
                     TypeKind::Immediate { .. } => match a.model.opcodes[opcode].address(f) {
                         Some((shift, Address::Relative)) => {
                             let shift = lit(shift as u128, "u32");
-                            quote! { write_hex(w, addr as i128 + 16 + ((self.#id.get() as i128) << #shift))?; }
+                            quote! { write_addr(w, addr as i128 + 16 + ((self.#id.get() as i128) << #shift), o)?; }
                         }
-                        Some((shift, Address::Absolute | Address::Number)) => {
+                        Some((shift, Address::Absolute)) => {
                             let shift = lit(shift as u128, "u32");
-                            quote! { write_hex(w, (self.#id.get() as i128) << #shift)?; }
+                            quote! { write_addr(w, (self.#id.get() as i128) << #shift, o)?; }
                         }
-                        None => quote! { write_hex(w, self.#id.get() as i128)?; },
+                        Some((shift, Address::Number)) => {
+                            let shift = lit(shift as u128, "u32");
+                            quote! { write_num(w, (self.#id.get() as i128) << #shift, o)?; }
+                        }
+                        None => quote! { write_num(w, self.#id.get() as i128, o)?; },
                     },
                     TypeKind::ConstMem { .. } => quote! {
                         w.write_str("c[")?;
@@ -275,7 +279,7 @@ impl Gen<'_> {
                 let id = self.field_ident(&op.fields[m]);
                 let not_default = self.not_default_expr(op, m);
                 quote! {
-                    if #not_default {
+                    if #not_default || o.show_defaults {
                         w.write_char('.')?;
                         w.write_str(self.#id.name())?;
                     }
@@ -386,10 +390,28 @@ impl Gen<'_> {
         } else {
             format_ident!("addr")
         };
+        // The options are read by modifiers and immediate operands only.
+        let uses_opts = !oa.modifiers.is_empty()
+            || oa.operands.iter().any(|o| {
+                matches!(o.kind, OperandKind::Field(f)
+                    if matches!(model.ty(op.fields[f].ty).kind, TypeKind::Immediate { .. }))
+            });
+        let o = if uses_opts {
+            format_ident!("o")
+        } else {
+            format_ident!("_o")
+        };
         quote! {
             /// Writes the instruction as assembly, located at `addr` (branch targets print
             /// as absolute addresses).
-            pub fn write_asm<W: core::fmt::Write>(&self, w: &mut W, #addr: u64) -> core::fmt::Result {
+            #[inline]
+            pub fn write_asm<W: core::fmt::Write>(&self, w: &mut W, addr: u64) -> core::fmt::Result {
+                self.write_asm_with(w, addr, &FormatOptions::DEFAULT)
+            }
+
+            /// Writes the instruction as assembly, located at `addr`, the way `o` says
+            /// (addresses through a symbol table, decimal numbers, defaults shown).
+            pub fn write_asm_with<W: core::fmt::Write>(&self, w: &mut W, #addr: u64, #o: &FormatOptions) -> core::fmt::Result {
                 #guard
                 w.write_str(#mnemonic)?;
                 #( #mods )*

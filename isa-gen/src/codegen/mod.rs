@@ -1471,9 +1471,22 @@ impl Gen<'_> {
                     }
                 }
 
+                /// Writes the instruction as assembly, located at `addr`, the way `o` says
+                /// (addresses through a symbol table, decimal numbers, defaults shown).
+                pub fn write_asm_with<W: core::fmt::Write>(&self, w: &mut W, addr: u64, o: &FormatOptions) -> core::fmt::Result {
+                    match self {
+                        #( Instruction::#variants(i) => i.write_asm_with(w, addr, o), )*
+                    }
+                }
+
                 /// The instruction as assembly located at `addr`, for `format!`/`write!`.
-                pub fn display_at(&self, addr: u64) -> DisplayAt<'_> {
-                    DisplayAt { insn: self, addr }
+                pub fn display_at(&self, addr: u64) -> DisplayAt<'_, 'static> {
+                    DisplayAt { insn: self, addr, options: FormatOptions::DEFAULT }
+                }
+
+                /// The instruction as assembly located at `addr`, written the way `o` says.
+                pub fn display_with<'i, 'o>(&'i self, addr: u64, o: FormatOptions<'o>) -> DisplayAt<'i, 'o> {
+                    DisplayAt { insn: self, addr, options: o }
                 }
             }
 
@@ -1486,14 +1499,15 @@ impl Gen<'_> {
 
             /// An instruction printed as located at an address; see [`Instruction::display_at`].
             #[derive(Clone, Copy, Debug)]
-            pub struct DisplayAt<'a> {
-                insn: &'a Instruction,
+            pub struct DisplayAt<'i, 'o> {
+                insn: &'i Instruction,
                 addr: u64,
+                options: FormatOptions<'o>,
             }
 
-            impl core::fmt::Display for DisplayAt<'_> {
+            impl core::fmt::Display for DisplayAt<'_, '_> {
                 fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-                    self.insn.write_asm(f, self.addr)
+                    self.insn.write_asm_with(f, self.addr, &self.options)
                 }
             }
         }

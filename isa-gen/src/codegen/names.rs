@@ -35,6 +35,7 @@ pub const RESERVED_TYPES: &[&str] = &[
     "RegFile",
     "Regs",
     "DisplayAt",
+    "FormatOptions",
     "Option",
     "Result",
     "Some",
