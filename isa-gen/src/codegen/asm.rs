@@ -278,11 +278,14 @@ impl Gen<'_> {
             .map(|&m| {
                 let id = self.field_ident(&op.fields[m]);
                 let not_default = self.not_default_expr(op, m);
-                quote! {
-                    if #not_default || o.show_defaults {
-                        w.write_char('.')?;
-                        w.write_str(self.#id.name())?;
-                    }
+                let write = quote! {
+                    w.write_char('.')?;
+                    w.write_str(self.#id.name())?;
+                };
+                if op.fields[m].default.is_none() {
+                    write
+                } else {
+                    quote! { if #not_default || o.show_defaults { #write } }
                 }
             })
             .collect();
@@ -391,7 +394,7 @@ impl Gen<'_> {
             format_ident!("addr")
         };
         // The options are read by modifiers and immediate operands only.
-        let uses_opts = !oa.modifiers.is_empty()
+        let uses_opts = oa.modifiers.iter().any(|&m| op.fields[m].default.is_some())
             || oa.operands.iter().any(|o| {
                 matches!(o.kind, OperandKind::Field(f)
                     if matches!(model.ty(op.fields[f].ty).kind, TypeKind::Immediate { .. }))
