@@ -1,22 +1,290 @@
-//! `isa asm` and `isa disasm`: programs to 128-bit words and back, with the generated
-//! (fast) assembler and printer.
+//! `isa asm`, `isa disasm` and `isa link`: programs to 128-bit words (raw records, hex,
+//! or an ELF relocatable object) and back, for the bundled spec or any other
+//! (`--spec`, through [`Codec`]).
 
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::Write as _;
 use std::path::Path;
 use std::process::ExitCode;
 
-use isa::Instruction;
-use isa_gen::asm::program::{self, INST_SIZE};
-use isa_gen::asm::AsmError;
+use isa_gen::asm::program::{self, DirectiveKind, INST_SIZE};
 
+use crate::codec::Codec;
+use crate::object::{self, Binding, ObjReloc, ObjSymbol, Object};
 use crate::text::TextFile;
 
-/// `isa asm FILE.s [-o FILE | --hex]`.
-pub fn asm_command(input: &Path, output: Option<&Path>) -> Result<ExitCode, String> {
+/// A relocation found while assembling: address operand `operand` of the instruction
+/// at `addr` names the external symbol `symbol`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExternRef {
+    pub addr: u64,
+    pub operand: usize,
+    pub absolute: bool,
+    pub symbol: String,
+}
+
+/// An assembled program file.
+#[derive(Debug, Clone, Default)]
+pub struct Program {
+    /// Address of the first instruction.
+    pub base: u64,
+    /// Each instruction's address and word.
+    pub words: Vec<(u64, u128)>,
+    /// Labels in definition order, with their addresses.
+    pub labels: Vec<(String, u64)>,
+    /// Labels declared `.global`.
+    pub globals: HashSet<String>,
+    /// Symbols declared `.extern`, in order.
+    pub externs: Vec<String>,
+    /// References to external symbols (their operand holds code 0).
+    pub refs: Vec<ExternRef>,
+}
+
+impl Program {
+    /// The program as an object: `.text`, a symbol per label and `.extern`, and a
+    /// relocation per external reference.
+    pub fn object(&self) -> Object {
+        let text = self
+            .words
+            .iter()
+            .flat_map(|(_, w)| w.to_le_bytes())
+            .collect();
+        let mut symbols: Vec<ObjSymbol> = self
+            .labels
+            .iter()
+            .map(|(name, addr)| ObjSymbol {
+                name: name.clone(),
+                binding: if self.globals.contains(name) {
+                    Binding::Global
+                } else {
+                    Binding::Local
+                },
+                value: addr - self.base,
+            })
+            .collect();
+        let mut index = HashMap::new();
+        for name in &self.externs {
+            index.insert(name.clone(), symbols.len());
+            symbols.push(ObjSymbol {
+                name: name.clone(),
+                binding: Binding::Undefined,
+                value: 0,
+            });
+        }
+        let relocs = self
+            .refs
+            .iter()
+            .map(|r| {
+                let kind = if r.absolute {
+                    isa::backend::RelocKind::Absolute
+                } else {
+                    isa::backend::RelocKind::Relative
+                };
+                ObjReloc {
+                    offset: r.addr - self.base,
+                    r_type: kind.elf_type(r.operand as u8),
+                    symbol: index[&r.symbol],
+                    addend: 0,
+                }
+            })
+            .collect();
+        Object {
+            text,
+            symbols,
+            relocs,
+        }
+    }
+}
+
+fn located(name: &str, line: usize, column: usize, message: &str) -> String {
+    format!("{name}:{line}:{column}: error: {message}")
+}
+
+/// Assembles a program file, laid out from address 0 (or its first `/*…*/` prefix).
+/// References to `.extern` symbols are kept when `objects` (the output is an object
+/// file) and are errors otherwise. Errors are `file:line:col: error: message`, in line
+/// order: every invalid UTF-8 sequence outside a comment, and what the assembler finds
+/// on the other lines.
+pub fn assemble_file(
+    codec: &Codec,
+    name: &str,
+    file: &TextFile,
+    objects: bool,
+) -> Result<Program, Vec<String>> {
+    let src = &file.text;
+    let mut errors = file.invalid_utf8_in_code();
+    let bad_lines: Vec<usize> = errors.iter().map(|e| e.0).collect();
+    let layout = program::layout(src, 0).unwrap_or_default();
+    let labels: HashSet<&str> = layout.labels.keys().copied().collect();
+    let mut externs: Vec<String> = Vec::new();
+    let mut globals = HashSet::new();
+    for d in &layout.directives {
+        match d.kind {
+            DirectiveKind::Extern if labels.contains(d.name) => errors.push((
+                d.line,
+                d.column,
+                format!(
+                    "`{}` is a label of this program, so it cannot be `.extern`",
+                    d.name
+                ),
+            )),
+            DirectiveKind::Extern => {
+                if !externs.iter().any(|e| e == d.name) {
+                    externs.push(d.name.to_string());
+                }
+            }
+            DirectiveKind::Global if !labels.contains(d.name) => errors.push((
+                d.line,
+                d.column,
+                format!("`.global {}` names no label of this program", d.name),
+            )),
+            DirectiveKind::Global => {
+                globals.insert(d.name.to_string());
+            }
+        }
+    }
+    // External references: the operand first gets a placeholder, and which operand
+    // took it is found by assembling the line again with another.
+    let used: RefCell<Vec<(u64, String)>> = RefCell::default();
+    let other = |sym: &str, addr: u64| {
+        externs.iter().any(|e| e == sym).then(|| {
+            used.borrow_mut().push((addr, sym.to_string()));
+            addr + INST_SIZE
+        })
+    };
+    let assembled = program::assemble_with(src, 0, &other, |text, addr, labels| {
+        codec.assemble(text, addr, labels)
+    });
+    let mut words = match assembled {
+        Ok(w) if errors.is_empty() => w,
+        Ok(_) => Vec::new(),
+        Err(errs) => {
+            errors.extend(
+                errs.into_iter()
+                    .filter(|e| !bad_lines.contains(&e.line))
+                    .map(|e| (e.line, e.column, e.message)),
+            );
+            Vec::new()
+        }
+    };
+    let mut refs = Vec::new();
+    if errors.is_empty() {
+        let texts: HashMap<u64, (usize, &str)> =
+            layout.lines.iter().map(|l| (l.3, (l.0, l.2))).collect();
+        let mut by_addr: BTreeMap<u64, Vec<String>> = BTreeMap::new();
+        for (addr, sym) in used.into_inner() {
+            let v = by_addr.entry(addr).or_default();
+            if !v.contains(&sym) {
+                v.push(sym);
+            }
+        }
+        for (addr, syms) in by_addr {
+            let (line, text) = texts[&addr];
+            let col = |sym: &str| {
+                text.find(&format!("`({sym}"))
+                    .map_or(1, |i| text[..i].chars().count() + 1)
+            };
+            if !objects {
+                for s in &syms {
+                    errors.push((line, col(s), format!(
+                        "`{s}` is an external symbol: only an object file (-o FILE.o) can keep a reference to it"
+                    )));
+                }
+                continue;
+            }
+            if syms.len() > 1 {
+                errors.push((
+                    line,
+                    col(&syms[1]),
+                    "one external symbol per instruction".into(),
+                ));
+                continue;
+            }
+            let sym = &syms[0];
+            match extern_operand(codec, text, addr, sym, &layout.labels, &words) {
+                Ok((k, absolute, word)) => {
+                    if let Some(slot) = words.iter_mut().find(|(a, _)| *a == addr) {
+                        slot.1 = word;
+                    }
+                    refs.push(ExternRef {
+                        addr,
+                        operand: k,
+                        absolute,
+                        symbol: sym.clone(),
+                    });
+                }
+                Err(message) => errors.push((line, col(sym), message)),
+            }
+        }
+    }
+    if !errors.is_empty() {
+        errors.sort_by_key(|e| (e.0, e.1));
+        return Err(errors
+            .into_iter()
+            .map(|(line, column, message)| located(name, line, column, &message))
+            .collect());
+    }
+    let base = words.first().map_or(0, |w| w.0);
+    let mut labels: Vec<(String, u64)> = layout
+        .label_order
+        .iter()
+        .map(|l| (l.to_string(), layout.labels[l]))
+        .collect();
+    labels.sort_by_key(|l| l.1);
+    Ok(Program {
+        base,
+        words,
+        labels,
+        globals,
+        externs,
+        refs,
+    })
+}
+
+/// Which address operand of the instruction at `addr` names the external `sym`, whether
+/// it is absolute, and the word with that operand at code 0.
+fn extern_operand(
+    codec: &Codec,
+    text: &str,
+    addr: u64,
+    sym: &str,
+    labels: &HashMap<&str, u64>,
+    words: &[(u64, u128)],
+) -> Result<(usize, bool, u128), String> {
+    let first = words
+        .iter()
+        .find(|w| w.0 == addr)
+        .map(|w| w.1)
+        .ok_or("internal: the instruction was not assembled")?;
+    let second = codec
+        .assemble(text, addr, &|n| {
+            labels
+                .get(n)
+                .copied()
+                .or((n == sym).then_some(addr + 2 * INST_SIZE))
+        })
+        .map_err(|e| e.to_string())?;
+    let facts = codec
+        .facts(first, addr)
+        .ok_or("the instruction does not decode")?;
+    let k = (0..facts.absolute.len())
+        .find(|&k| codec.address(first, addr, k) != codec.address(second, addr, k))
+        .ok_or_else(|| format!("`{sym}` is not the target of an address operand"))?;
+    let absolute = facts.absolute[k];
+    let zero = if absolute { 0 } else { addr + INST_SIZE };
+    let word = codec.relocate(first, addr, k, zero)?;
+    Ok((k, absolute, word))
+}
+
+/// `isa asm FILE.s [-o FILE | --hex]`: hex words on stdout, 16-byte records, or an ELF
+/// object when the output name ends in `.o`.
+pub fn asm_command(codec: &Codec, input: &Path, output: Option<&Path>) -> Result<ExitCode, String> {
     let name = input.display().to_string();
     let file = TextFile::read(&name)?;
-    let words: Vec<u128> = match assemble_file(&name, &file) {
-        Ok(w) => w.into_iter().map(|(_, w)| w).collect(),
+    let to_object = output.is_some_and(|o| o.extension().is_some_and(|e| e == "o"));
+    let program = match assemble_file(codec, &name, &file, to_object) {
+        Ok(p) => p,
         Err(errors) => {
             for e in errors {
                 errln!("{e}");
@@ -29,11 +297,20 @@ pub fn asm_command(input: &Path, output: Option<&Path>) -> Result<ExitCode, Stri
             if crate::spec::same_file(out, input) {
                 return Err(format!("refusing to overwrite the input {name}"));
             }
-            write_binary(out, &words).map_err(|e| format!("{}: {e}", out.display()))?;
+            let bytes = if to_object {
+                object::write(&program.object())?
+            } else {
+                program
+                    .words
+                    .iter()
+                    .flat_map(|(_, w)| w.to_le_bytes())
+                    .collect()
+            };
+            std::fs::write(out, bytes).map_err(|e| format!("{}: {e}", out.display()))?;
         }
         None => {
             let mut s = String::new();
-            for w in &words {
+            for (_, w) in &program.words {
                 s.push_str(&format!("{w:#034x}\n"));
             }
             std::io::stdout()
@@ -44,51 +321,239 @@ pub fn asm_command(input: &Path, output: Option<&Path>) -> Result<ExitCode, Stri
     Ok(ExitCode::SUCCESS)
 }
 
+/// What `isa disasm` reads: 16-byte records from `base`, and, from an object, its
+/// symbols and relocations.
+pub struct Listing {
+    pub base: u64,
+    pub words: Vec<u128>,
+    /// Trailing bytes that make no whole instruction.
+    pub trailing: Vec<u8>,
+    /// Names by address (the first of several at one address is used in operands).
+    pub names: BTreeMap<u64, Vec<String>>,
+    pub globals: Vec<String>,
+    pub externs: Vec<String>,
+    /// By instruction address: (address operand, symbol, relocation type name, addend).
+    pub relocs: HashMap<u64, (usize, String, String, i64)>,
+}
+
+impl Listing {
+    /// Raw 16-byte little-endian records.
+    pub fn raw(bytes: &[u8], base: u64) -> Listing {
+        let whole = bytes.len() / INST_SIZE as usize * INST_SIZE as usize;
+        Listing {
+            base,
+            words: bytes[..whole]
+                .chunks_exact(INST_SIZE as usize)
+                .map(|c| u128::from_le_bytes(c.try_into().expect("16-byte chunk")))
+                .collect(),
+            trailing: bytes[whole..].to_vec(),
+            names: BTreeMap::new(),
+            globals: Vec::new(),
+            externs: Vec::new(),
+            relocs: HashMap::new(),
+        }
+    }
+
+    /// An object's `.text`, symbols and relocations, laid out from `base`.
+    pub fn object(obj: &Object, base: u64) -> Listing {
+        let mut l = Listing::raw(&obj.text, base);
+        for s in &obj.symbols {
+            match s.binding {
+                Binding::Undefined => l.externs.push(s.name.clone()),
+                b => {
+                    if b == Binding::Global {
+                        l.globals.push(s.name.clone());
+                    }
+                    l.names
+                        .entry(base + s.value)
+                        .or_default()
+                        .push(s.name.clone());
+                }
+            }
+        }
+        for r in &obj.relocs {
+            let Some((_, k)) = isa::backend::RelocKind::from_elf_type(r.r_type) else {
+                continue; // `object::read` refuses unknown types
+            };
+            l.relocs.insert(
+                base + r.offset,
+                (
+                    k as usize,
+                    obj.symbols[r.symbol].name.clone(),
+                    object::reloc_name(r.r_type),
+                    r.addend,
+                ),
+            );
+        }
+        l
+    }
+
+    /// Instruction `k` as text: address operands that a symbol names print as label
+    /// references, the operand a relocation patches as its symbol.
+    pub fn print(&self, codec: &Codec, k: usize) -> Result<String, String> {
+        let word = self.words[k];
+        let addr = self.base + k as u64 * INST_SIZE;
+        let reloc = self.relocs.get(&addr);
+        let at_reloc = reloc.and_then(|r| codec.address(word, addr, r.0).map(|a| (a, r)));
+        let names = |a: u64| -> Option<&str> {
+            match at_reloc {
+                Some((ra, r)) if ra == a => Some(r.1.as_str()),
+                _ => self
+                    .names
+                    .get(&a)
+                    .and_then(|v| v.first())
+                    .map(String::as_str),
+            }
+        };
+        let symbols =
+            (!self.names.is_empty() || reloc.is_some()).then(|| crate::codec::symbols(&names));
+        codec.print(word, addr, symbols)
+    }
+
+    /// The text of the listing, and the problems (offset: message) of words that do
+    /// not decode or trailing bytes.
+    pub fn text(&self, codec: &Codec) -> (String, Vec<String>) {
+        let mut out = String::new();
+        let mut problems = Vec::new();
+        for g in &self.globals {
+            out.push_str(&format!(".global {g}\n"));
+        }
+        for e in &self.externs {
+            out.push_str(&format!(".extern {e}\n"));
+        }
+        for (k, &word) in self.words.iter().enumerate() {
+            let addr = self.base + k as u64 * INST_SIZE;
+            for n in self.names.get(&addr).into_iter().flatten() {
+                out.push_str(&format!("{n}:\n"));
+            }
+            let reloc = self.relocs.get(&addr);
+            match self.print(codec, k) {
+                Ok(t) => out.push_str(&format!("/*{addr:04x}*/  {t} ;")),
+                Err(e) => {
+                    out.push_str(&format!("/*{addr:04x}*/  .word {word:#034x} ;"));
+                    problems.push(format!("offset {:#x}: {e}", addr - self.base));
+                }
+            }
+            if let Some((_, sym, kind, addend)) = reloc {
+                out.push_str(&format!("  // {kind} {sym}"));
+                if *addend != 0 {
+                    out.push_str(&format!("{addend:+#x}"));
+                }
+            }
+            out.push('\n');
+        }
+        if !self.trailing.is_empty() {
+            let whole = self.words.len() as u64 * INST_SIZE;
+            let n = self.trailing.len();
+            problems.push(format!(
+                "offset {whole:#x}: {n} trailing byte{} (the file is not a whole number of 16-byte instructions)",
+                if n == 1 { "" } else { "s" }
+            ));
+            let hex: Vec<String> = self.trailing.iter().map(|b| format!("{b:#04x}")).collect();
+            out.push_str(&format!(
+                "// trailing bytes at {:#06x}: {}\n",
+                self.base + whole,
+                hex.join(" ")
+            ));
+        }
+        (out, problems)
+    }
+}
+
+/// Reads what `isa disasm`/`isa link` take: an object (by its ELF magic) or raw records.
+pub fn read_input(path: &Path, base: u64) -> Result<(Listing, Option<Object>), String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    if object::is_elf(&bytes) {
+        let obj = object::read(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+        Ok((Listing::object(&obj, base), Some(obj)))
+    } else {
+        Ok((Listing::raw(&bytes, base), None))
+    }
+}
+
 /// `isa disasm FILE | --hex WORD...`: a word that does not decode is a warning (it is
 /// printed as `.word`, nothing is lost) and fails the command only when `strict`.
 pub fn disasm_command(
+    codec: &Codec,
     input: Option<&Path>,
     hex_words: &[String],
     base: u64,
     strict: bool,
+    cfg: bool,
 ) -> Result<ExitCode, String> {
     let mut bad_words = Vec::new();
-    let (text, problems) = match input {
+    let (listing, prefix) = match input {
         None => {
-            let mut text = String::new();
-            let mut problems = Vec::new();
+            let mut words = Vec::new();
             for (k, w) in hex_words.iter().enumerate() {
-                // A bad word is reported and skipped (its address stays taken); the
-                // others are still disassembled.
-                let Some(word) = crate::num::hex_digits::<u128>(w) else {
-                    bad_words.push(format!("word {} (`{w}`): not a 128-bit hex word", k + 1));
-                    continue;
-                };
-                let addr = base + 16 * k as u64;
-                let (line, problem) = disasm_line(word, addr);
-                text.push_str(&line);
-                text.push('\n');
-                if let Some(p) = problem {
-                    problems.push(format!("word {} ({w}): {p}", k + 1));
+                // A bad word is reported and left out (its address stays taken: it is
+                // shown as a zero word's `.word`); the others are still disassembled.
+                match crate::num::hex_digits::<u128>(w) {
+                    Some(word) => words.push(Some(word)),
+                    None => {
+                        bad_words.push(format!("word {} (`{w}`): not a 128-bit hex word", k + 1));
+                        words.push(None);
+                    }
                 }
             }
-            (text, problems)
+            let mut l = Listing::raw(&[], base);
+            l.words = words.iter().map(|w| w.unwrap_or(0)).collect();
+            let skip: Vec<bool> = words.iter().map(Option::is_none).collect();
+            (l, Some(skip))
         }
         Some(path) => {
-            let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-            let (text, problems) = disassemble(&bytes, base);
-            (
-                text,
-                problems
-                    .into_iter()
-                    .map(|p| format!("{}: {p}", path.display()))
-                    .collect(),
-            )
+            let (l, _) = read_input(path, base)?;
+            (l, None)
         }
+    };
+    if cfg {
+        let dot = crate::cfg::dot(codec, &listing);
+        std::io::stdout()
+            .write_all(dot.as_bytes())
+            .map_err(|e| e.to_string())?;
+        return Ok(if bad_words.is_empty() {
+            ExitCode::SUCCESS
+        } else {
+            for b in &bad_words {
+                errln!("isa disasm: {b}");
+            }
+            ExitCode::from(2)
+        });
+    }
+    let (text, problems) = listing.text(codec);
+    let text = match &prefix {
+        // `--hex`: drop the lines of words that were not hex.
+        Some(skip) => text
+            .lines()
+            .zip(skip.iter().chain(std::iter::repeat(&false)))
+            .filter(|(_, s)| !**s)
+            .map(|(l, _)| format!("{l}\n"))
+            .collect(),
+        None => text,
     };
     std::io::stdout()
         .write_all(text.as_bytes())
         .map_err(|e| e.to_string())?;
+    let problems: Vec<String> = match (input, &prefix) {
+        (Some(path), _) => problems
+            .into_iter()
+            .map(|p| format!("{}: {p}", path.display()))
+            .collect(),
+        (None, Some(skip)) => problems
+            .into_iter()
+            .filter_map(|p| {
+                // "offset 0x20: …" → "word 3 (0x…): …", skipping words that were bad.
+                let off = p.strip_prefix("offset 0x")?.split(':').next()?;
+                let k = usize::from_str_radix(off, 16).ok()? / INST_SIZE as usize;
+                if skip.get(k).copied().unwrap_or(false) {
+                    return None;
+                }
+                let msg = p.split_once(": ").map_or(p.as_str(), |x| x.1);
+                Some(format!("word {} ({}): {msg}", k + 1, hex_words[k]))
+            })
+            .collect(),
+        (None, None) => problems,
+    };
     for p in &problems {
         errln!("warning: {p}");
     }
@@ -104,185 +569,81 @@ pub fn disasm_command(
     })
 }
 
-/// Assembles one line: an instruction, or a raw `.word 0x…` (what the disassembler
-/// prints for a word that does not decode, so nothing is lost either way).
+/// `isa link FILE.o --symbol NAME=ADDR… [--base ADDR] [-o FILE | --hex]`: applies the
+/// object's relocations with the given symbol addresses.
+pub fn link_command(
+    codec: &Codec,
+    input: &Path,
+    symbols: &[(String, u64)],
+    base: u64,
+    output: Option<&Path>,
+) -> Result<ExitCode, String> {
+    let (listing, obj) = read_input(input, base)?;
+    let obj = obj.ok_or_else(|| format!("{}: not an object file", input.display()))?;
+    let given: HashMap<&str, u64> = symbols.iter().map(|(n, a)| (n.as_str(), *a)).collect();
+    let mut words = listing.words.clone();
+    let mut errors = Vec::new();
+    for r in &obj.relocs {
+        let sym = &obj.symbols[r.symbol];
+        let s = match sym.binding {
+            Binding::Undefined => match given.get(sym.name.as_str()) {
+                Some(&a) => a,
+                None => {
+                    errors.push(format!(
+                        "undefined symbol `{}` (give its address with --symbol {}=ADDR)",
+                        sym.name, sym.name
+                    ));
+                    continue;
+                }
+            },
+            _ => base + sym.value,
+        };
+        let Some((_, k)) = isa::backend::RelocKind::from_elf_type(r.r_type) else {
+            continue;
+        };
+        let i = (r.offset / INST_SIZE) as usize;
+        let addr = base + r.offset;
+        match codec.relocate(words[i], addr, k as usize, s.wrapping_add(r.addend as u64)) {
+            Ok(w) => words[i] = w,
+            Err(e) => errors.push(format!(
+                "relocation at {:#x} (`{}`): {e}",
+                r.offset, sym.name
+            )),
+        }
+    }
+    if !errors.is_empty() {
+        for e in &errors {
+            errln!("{}: error: {e}", input.display());
+        }
+        return Ok(ExitCode::from(1));
+    }
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    match output {
+        Some(out) => {
+            std::fs::write(out, bytes).map_err(|e| format!("{}: {e}", out.display()))?;
+        }
+        None => {
+            let mut s = String::new();
+            for w in &words {
+                s.push_str(&format!("{w:#034x}\n"));
+            }
+            std::io::stdout()
+                .write_all(s.as_bytes())
+                .map_err(|e| e.to_string())?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Assembles one line with the bundled spec (tests).
+#[cfg(test)]
 pub fn assemble_line(
     text: &str,
     addr: u64,
     labels: &dyn Fn(&str) -> Option<u64>,
-) -> Result<u128, AsmError> {
-    if let Some(rest) = text.strip_prefix(".word") {
-        let digits = rest.trim();
-        return match crate::num::hex::<u128>(digits) {
-            Some(w) => Ok(w),
-            None => Err(AsmError::new(
-                5..text.len().max(5),
-                format!("`.word` takes one hex number such as 0x1f, found `{digits}`"),
-            )),
-        };
-    }
-    Instruction::parse_at(text, addr, labels)
-        .map(|i| i.encode())
-        .map_err(|e| AsmError::new(e.start..e.end, e.display(text).to_string()))
-}
-
-/// Assembles a program file, laid out from address 0 (or its first `/*…*/` prefix).
-/// Errors as `file:line:col: error: message`, in line order: every invalid UTF-8
-/// sequence outside a comment, and what the assembler finds on the other lines.
-pub fn assemble_file(name: &str, file: &TextFile) -> Result<Vec<(u64, u128)>, Vec<String>> {
-    let mut errors = file.invalid_utf8_in_code();
-    let bad_lines: Vec<usize> = errors.iter().map(|e| e.0).collect();
-    match program::assemble(&file.text, 0, assemble_line) {
-        Ok(words) if errors.is_empty() => return Ok(words),
-        Ok(_) => {}
-        Err(errs) => errors.extend(
-            errs.into_iter()
-                .filter(|e| !bad_lines.contains(&e.line))
-                .map(|e| (e.line, e.column, e.message)),
-        ),
-    }
-    errors.sort_by_key(|e| (e.0, e.1));
-    Err(errors
-        .into_iter()
-        .map(|(line, column, message)| format!("{name}:{line}:{column}: error: {message}"))
-        .collect())
-}
-
-/// Assembles a source held in memory; see [`assemble_file`].
-#[cfg(test)]
-fn assemble(name: &str, src: &str) -> Result<Vec<u128>, Vec<String>> {
-    assemble_file(name, &TextFile::from_bytes(src.as_bytes()))
-        .map(|v| v.into_iter().map(|(_, w)| w).collect())
-}
-
-/// One disassembly line: `/*0010*/  @P0 BRA 0x800 ;`, or `.word` for a bad word.
-pub fn disasm_line(word: u128, addr: u64) -> (String, Option<String>) {
-    match Instruction::decode(word) {
-        Ok(i) => (format!("/*{addr:04x}*/  {} ;", i.display_at(addr)), None),
-        Err(e) => (
-            format!("/*{addr:04x}*/  .word {word:#034x} ;"),
-            Some(e.to_string()),
-        ),
-    }
-}
-
-/// Disassembles little-endian 16-byte records. Returns the text and the problems
-/// (offset: message), if any.
-pub fn disassemble(bytes: &[u8], base: u64) -> (String, Vec<String>) {
-    let mut out = String::new();
-    let mut problems = Vec::new();
-    let whole = bytes.len() / INST_SIZE as usize * INST_SIZE as usize;
-    for (k, rec) in bytes[..whole].chunks_exact(INST_SIZE as usize).enumerate() {
-        let word = u128::from_le_bytes(rec.try_into().expect("16-byte chunk"));
-        let offset = k as u64 * INST_SIZE;
-        let (line, problem) = disasm_line(word, base + offset);
-        out.push_str(&line);
-        out.push('\n');
-        if let Some(p) = problem {
-            problems.push(format!("offset {offset:#x}: {p}"));
-        }
-    }
-    if whole != bytes.len() {
-        let rest = &bytes[whole..];
-        problems.push(format!(
-            "offset {whole:#x}: {} trailing byte{} (the file is not a whole number of 16-byte instructions)",
-            rest.len(),
-            if rest.len() == 1 { "" } else { "s" }
-        ));
-        let hex: Vec<String> = rest.iter().map(|b| format!("{b:#04x}")).collect();
-        out.push_str(&format!(
-            "// trailing bytes at {:#06x}: {}\n",
-            base + whole as u64,
-            hex.join(" ")
-        ));
-    }
-    (out, problems)
-}
-
-pub fn write_binary(path: &Path, words: &[u128]) -> std::io::Result<()> {
-    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-    std::fs::write(path, bytes)
+) -> Result<u128, isa_gen::asm::AsmError> {
+    Codec::Bundled.assemble(text, addr, labels)
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn program_round_trips_through_binary() {
-        let src = ".L_top:\n  S2R R1, SR_LANEID ;\n  @P0 BRA `(.L_top)\n  EXIT ;\n";
-        let words = assemble("t.s", src).unwrap();
-        assert_eq!(words.len(), 3);
-        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-        let (text, problems) = disassemble(&bytes, 0);
-        assert!(problems.is_empty(), "{problems:?}");
-        assert_eq!(
-            text,
-            "/*0000*/  S2R R1, SR_LANEID ;\n/*0010*/  @P0 BRA 0x0 ;\n/*0020*/  EXIT ;\n"
-        );
-        // The disassembly assembles back to the same words.
-        assert_eq!(assemble("t.s", &text).unwrap(), words);
-    }
-
-    #[test]
-    fn bad_words_and_trailing_bytes_are_reported_and_kept() {
-        let mut bytes = vec![0u8; 16];
-        bytes.extend([1, 2, 3]);
-        let (text, problems) = disassemble(&bytes, 0x100);
-        assert_eq!(problems.len(), 2);
-        assert!(
-            problems[0].starts_with("offset 0x0: no opcode matches"),
-            "{}",
-            problems[0]
-        );
-        assert!(
-            problems[1].starts_with("offset 0x10: 3 trailing bytes"),
-            "{}",
-            problems[1]
-        );
-        assert!(text.starts_with("/*0100*/  .word 0x00000000000000000000000000000000 ;"));
-        // The `.word` line assembles back to the same word.
-        assert_eq!(
-            assemble("t.s", text.lines().next().unwrap()).unwrap(),
-            vec![0]
-        );
-    }
-
-    #[test]
-    fn invalid_utf8_is_an_error_where_it_is_and_other_lines_are_still_checked() {
-        let file = TextFile::from_bytes(b"NOP // caf\xe9\nEX\xffIT ;\nBOGUS R1 ;\nEXIT ;\n");
-        let errs = assemble_file("p.s", &file).unwrap_err();
-        assert_eq!(errs.len(), 2, "{errs:?}");
-        assert_eq!(errs[0], "p.s:2:3: error: not UTF-8 text (byte 0xff)");
-        assert!(errs[1].starts_with("p.s:3:1: error: "), "{}", errs[1]);
-        // Invalid bytes in a comment are harmless.
-        let file = TextFile::from_bytes(b"NOP // caf\xe9\nEXIT ;\n");
-        assert_eq!(assemble_file("p.s", &file).unwrap().len(), 2);
-    }
-
-    #[test]
-    fn errors_name_file_line_and_column() {
-        let errs = assemble("p.s", "NOP\n  SHFL.UP P1, R1, R0, UR3, R2\n").unwrap_err();
-        assert_eq!(errs.len(), 1);
-        assert!(
-            errs[0].starts_with(
-                "p.s:2:23: error: `SHFL.UP` operand 4 (SrcB): expected a Reg or a UImm5, found UR3"
-            ),
-            "{}",
-            errs[0]
-        );
-    }
-
-    #[test]
-    fn word_takes_one_hex_number_and_nothing_else() {
-        let none = |_: &str| None;
-        assert_eq!(assemble_line(".word 0x1_f", 0, &none).unwrap(), 0x1f);
-        for bad in ["0x+1f", "0x0x1f", "0x", "1f", "-0x1", "0x1 0x2"] {
-            let e = assemble_line(&format!(".word {bad}"), 0, &none).unwrap_err();
-            assert_eq!(
-                e.to_string(),
-                format!("`.word` takes one hex number such as 0x1f, found `{bad}`"),
-            );
-        }
-    }
-}
+mod tests;

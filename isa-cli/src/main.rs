@@ -27,11 +27,14 @@ macro_rules! errln {
 }
 
 mod asm;
+mod cfg;
+mod codec;
 mod diff;
 mod doc;
 mod json;
 mod lsp;
 mod num;
+mod object;
 mod run;
 mod spec;
 mod text;
@@ -63,6 +66,7 @@ enum Command {
     Gen(GenArgs),
     Asm(AsmArgs),
     Disasm(DisasmArgs),
+    Link(LinkArgs),
     Run(run::RunArgs),
     Doc(DocArgs),
     Json(JsonArgs),
@@ -130,49 +134,65 @@ struct GenArgs {
     output: String,
 }
 
-/// Assemble a program into 128-bit instruction words
+/// Assemble a program into 128-bit instruction words or an object file
 #[derive(Args)]
 #[command(after_help = PROGRAM_HELP)]
 struct AsmArgs {
     /// The program (assembly text)
     #[arg(value_name = "FILE.s")]
     input: PathBuf,
-    /// Write 16-byte little-endian records to FILE instead of hex words on stdout
+    /// Write 16-byte little-endian records to FILE, or an ELF relocatable object when
+    /// FILE ends in `.o`, instead of hex words on stdout
     #[arg(short, long, value_name = "FILE", conflicts_with = "hex")]
     output: Option<PathBuf>,
     /// Print one hex word per line on stdout (the default without -o)
     #[arg(long)]
     hex: bool,
+    /// The spec to assemble for (a file or directory; repeatable; default: the bundled
+    /// spec)
+    #[arg(long, value_name = "PATH")]
+    spec: Vec<PathBuf>,
 }
 
 const PROGRAM_HELP: &str = "\
-Programs: one instruction per line, `//` comments, labels `.L_name:`, optional
-`/*0040*/` address prefixes, and `.word 0x…` raw words. A branch target is an absolute
-address (`BRA 0x110`) or a label reference: a backtick, then the label in parentheses
+Programs: one instruction per line, `//` comments, labels `name:`, optional `/*0040*/`
+address prefixes, and `.word 0x…` raw words. A branch target is an absolute address
+(`BRA 0x110`) or a label reference: a backtick, then the label in parentheses
 (`BRA `(.L_loop)`); without the backtick, `(.L_loop)` is not a label reference.
+`.global NAME` exports a label from an object file; `.extern NAME` declares a symbol
+defined elsewhere, which an address operand may name: the object records a relocation
+(docs/object-format.md).
 
 Examples:
   isa asm prog.s                        hex words on stdout
   isa asm prog.s -o prog.bin            16-byte little-endian records
+  isa asm prog.s -o prog.o              an ELF relocatable object
+  isa asm prog.s --spec my-spec/        for another spec
 
 Exit status: 0 assembled, 1 the program has errors (each as file:line:col: error: …),
-2 usage or I/O error.";
+2 usage or I/O error (or a --spec with errors).";
 
-/// Disassemble 16-byte little-endian records or hex words
+/// Disassemble 16-byte records, an object file, or hex words
 #[derive(Args)]
 #[command(after_help = "\
 A word that does not decode is printed as `.word 0x…` with a warning on stderr, so the
 output assembles back to the same bytes; that is not a failure unless --strict is given.
+An object file (recognised by its ELF header) is shown with its symbols as labels,
+branch targets as label references where a symbol names them, `.global`/`.extern`
+lines, and each relocation beside its instruction.
 
 Examples:
   isa disasm prog.bin
+  isa disasm prog.o
   isa disasm prog.bin --base 0x400      addresses start at 0x400
+  isa disasm prog.o --cfg | dot -Tsvg > cfg.svg
   isa disasm --hex 0x000000000000000000000000000fff40
 
 Exit status: 0 disassembled (bad words are warnings), 1 with --strict: a word did not
-decode, 2 usage or I/O error (including a --hex argument that is not a hex word).")]
+decode, 2 usage or I/O error (including a --hex argument that is not a hex word, and
+an object file that cannot be read).")]
 struct DisasmArgs {
-    /// The binary: 16-byte little-endian instruction records
+    /// 16-byte little-endian instruction records, or an object file from `isa asm`
     #[arg(value_name = "FILE", required_unless_present = "hex")]
     input: Option<PathBuf>,
     /// Disassemble these 128-bit words (hex, `0x` optional) instead of a file
@@ -184,6 +204,52 @@ struct DisasmArgs {
     /// Exit 1 when a word does not decode (it is still printed as `.word`)
     #[arg(long)]
     strict: bool,
+    /// Print the control-flow graph (basic blocks and their edges) as Graphviz DOT
+    #[arg(long)]
+    cfg: bool,
+    /// The spec to disassemble with (a file or directory; repeatable; default: the
+    /// bundled spec)
+    #[arg(long, value_name = "PATH")]
+    spec: Vec<PathBuf>,
+}
+
+/// Link an object file: resolve its relocations with given symbol addresses
+#[derive(Args)]
+#[command(after_help = "\
+Each relocation of the object gets its symbol's address: `--symbol NAME=ADDR` for an
+external symbol, the object's own address (from --base) for one of its labels. The
+result is what `isa asm` gives for the program with those addresses written in.
+
+Examples:
+  isa link prog.o --symbol reduce_step=0x8000 -o prog.bin
+  isa link prog.o --base 0x1000 --symbol f=0x2000      hex words on stdout
+
+Exit status: 0 linked, 1 an undefined symbol or a target that does not fit, 2 usage
+or I/O error.")]
+struct LinkArgs {
+    /// The object file (from `isa asm … -o FILE.o`)
+    #[arg(value_name = "FILE.o")]
+    input: PathBuf,
+    /// The address of an external symbol; repeatable
+    #[arg(long = "symbol", value_name = "NAME=ADDR", value_parser = parse_symbol)]
+    symbols: Vec<(String, u64)>,
+    /// The address the code is loaded at (16-byte aligned)
+    #[arg(long, value_name = "ADDR", default_value = "0", value_parser = parse_base)]
+    base: u64,
+    /// Write 16-byte little-endian records to FILE instead of hex words on stdout
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// The spec of the instructions (default: the bundled spec)
+    #[arg(long, value_name = "PATH")]
+    spec: Vec<PathBuf>,
+}
+
+fn parse_symbol(s: &str) -> Result<(String, u64), String> {
+    let (name, addr) = s
+        .split_once('=')
+        .ok_or("expected NAME=ADDR, such as reduce_step=0x8000")?;
+    let addr = num::int(addr).ok_or_else(|| format!("`{addr}` is not an address"))?;
+    Ok((name.to_string(), addr))
 }
 
 fn parse_base(s: &str) -> Result<u64, String> {
@@ -311,8 +377,13 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Check(a) => check(a),
         Command::Gen(a) => gen(a),
-        Command::Asm(a) => asm::asm_command(&a.input, a.output.as_deref()),
-        Command::Disasm(a) => asm::disasm_command(a.input.as_deref(), &a.hex, a.base, a.strict),
+        Command::Asm(a) => codec::Codec::load(&a.spec)
+            .and_then(|c| asm::asm_command(&c, &a.input, a.output.as_deref())),
+        Command::Disasm(a) => codec::Codec::load(&a.spec).and_then(|c| {
+            asm::disasm_command(&c, a.input.as_deref(), &a.hex, a.base, a.strict, a.cfg)
+        }),
+        Command::Link(a) => codec::Codec::load(&a.spec)
+            .and_then(|c| asm::link_command(&c, &a.input, &a.symbols, a.base, a.output.as_deref())),
         Command::Run(a) => return run::run(&a),
         Command::Doc(a) => doc::run(&a.paths, &a.output),
         Command::Json(a) => json::run(&a.paths, a.output.as_deref()),

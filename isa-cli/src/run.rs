@@ -109,11 +109,12 @@ fn run_inner(args: &RunArgs) -> Result<ExitCode, String> {
     let src = &file.text;
 
     // Assemble (the same assembler as `isa asm`).
-    let assembled = asm::assemble_file(&path, &file).map_err(|errs| errs.join("\n"))?;
-    let Some(&(base, _)) = assembled.first() else {
+    let assembled = asm::assemble_file(&crate::codec::Codec::Bundled, &path, &file, false)
+        .map_err(|errs| errs.join("\n"))?;
+    let Some(&(base, _)) = assembled.words.first() else {
         return Err(format!("{path}: the program has no instruction"));
     };
-    let words: Vec<u128> = assembled.iter().map(|&(_, w)| w).collect();
+    let words: Vec<u128> = assembled.words.iter().map(|&(_, w)| w).collect();
     let lines: Vec<(u64, usize)> = program::layout(src, 0)
         .map(|l| l.lines.iter().map(|x| (x.3, x.0)).collect())
         .unwrap_or_default();

@@ -1,5 +1,7 @@
 //! Whole programs: one instruction per line, `//` comments, labels `.L_name:`,
-//! `` `(.L_name) `` references, optional `/*0040*/` address prefixes.
+//! `` `(.L_name) `` references, optional `/*0040*/` address prefixes, and the symbol
+//! directives `.global NAME` (the label is visible outside the object) and `.extern
+//! NAME` (a symbol defined elsewhere, resolved when linking).
 //!
 //! Every instruction is 16 bytes, so label addresses are known from a first pass over
 //! the text alone; the second pass assembles each line with those labels. The line
@@ -29,6 +31,70 @@ pub struct Layout<'a> {
     /// (1-based line number, byte offset of the instruction text in the line, text, address).
     pub lines: Vec<(usize, usize, &'a str, u64)>,
     pub labels: HashMap<&'a str, u64>,
+    /// Labels in the order they are defined (for symbol tables).
+    pub label_order: Vec<&'a str>,
+    /// `.global NAME` and `.extern NAME` lines, in order.
+    pub directives: Vec<Directive<'a>>,
+}
+
+/// What a symbol directive declares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DirectiveKind {
+    /// `.global NAME`: the label `NAME` is visible outside the object.
+    Global,
+    /// `.extern NAME`: `NAME` is defined elsewhere; references to it become
+    /// relocations.
+    Extern,
+}
+
+/// A `.global`/`.extern` line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Directive<'a> {
+    pub kind: DirectiveKind,
+    pub name: &'a str,
+    /// 1-based line and column of the name.
+    pub line: usize,
+    pub column: usize,
+}
+
+/// Whether a character can be part of a label or symbol name.
+fn is_name_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '$'
+}
+
+/// A directive read from a line: its kind, the offset of its name, and the name; or
+/// the offset and message of what is wrong with it.
+type DirectiveText<'a> = Result<(DirectiveKind, usize, &'a str), (usize, String)>;
+
+/// Reads `.global NAME` / `.extern NAME` (`.globl` too); `None` when the text is no
+/// symbol directive.
+fn directive(text: &str) -> Option<DirectiveText<'_>> {
+    let (word, kind) = [
+        (".global", DirectiveKind::Global),
+        (".globl", DirectiveKind::Global),
+        (".extern", DirectiveKind::Extern),
+    ]
+    .into_iter()
+    .find(|(w, _)| {
+        text.strip_prefix(w)
+            .is_some_and(|r| r.is_empty() || r.starts_with([' ', '\t']))
+    })?;
+    let rest = &text[word.len()..];
+    let at = word.len() + (rest.len() - rest.trim_start().len());
+    let name = rest.trim();
+    let ok = !name.is_empty()
+        && name.chars().all(is_name_char)
+        && !name.starts_with(|c: char| c.is_ascii_digit());
+    Some(if ok {
+        Ok((kind, at, name))
+    } else if name.is_empty() {
+        Err((text.len(), format!("`{word}` needs a symbol name")))
+    } else {
+        Err((
+            at,
+            format!("`{word}` takes one symbol name, found `{name}`"),
+        ))
+    })
 }
 
 fn err(line: usize, text: &str, at: usize, message: String) -> ProgramError {
@@ -84,9 +150,7 @@ pub fn split_line(line: &str) -> Result<LineParts<'_>, usize> {
     let mut labels = Vec::new();
     loop {
         let rest = &code[pos..];
-        let name_len = rest
-            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '$'))
-            .unwrap_or(rest.len());
+        let name_len = rest.find(|c: char| !is_name_char(c)).unwrap_or(rest.len());
         if name_len == 0 || !rest[name_len..].starts_with(':') {
             break;
         }
@@ -147,11 +211,29 @@ fn layout_all(src: &str, base: u64) -> (Layout<'_>, Vec<ProgramError>) {
             if out.labels.insert(name, addr).is_some() {
                 let message = format!("label `{name}` is defined twice");
                 errors.push(err(lineno, line, at, message));
+            } else {
+                out.label_order.push(name);
             }
         }
         let (at, text) = parts.insn;
         if text.is_empty() {
             continue;
+        }
+        match directive(text) {
+            Some(Ok((kind, off, name))) => {
+                out.directives.push(Directive {
+                    kind,
+                    name,
+                    line: lineno,
+                    column: line[..at + off].chars().count() + 1,
+                });
+                continue;
+            }
+            Some(Err((off, message))) => {
+                errors.push(err(lineno, line, at + off, message));
+                continue;
+            }
+            None => {}
         }
         out.lines.push((lineno, at, text, addr));
         addr += INST_SIZE;
@@ -164,12 +246,30 @@ fn layout_all(src: &str, base: u64) -> (Layout<'_>, Vec<ProgramError>) {
 pub fn assemble<T>(
     src: &str,
     base: u64,
+    line_asm: impl FnMut(&str, u64, &dyn Fn(&str) -> Option<u64>) -> Result<T, AsmError>,
+) -> Result<Vec<(u64, T)>, Vec<ProgramError>> {
+    assemble_with(src, base, &|_, _| None, line_asm)
+}
+
+/// [`assemble`], with `other(name, addr)` giving the address of a name that is no
+/// label of the program, referenced by the instruction at `addr` (an external symbol's
+/// placeholder, say).
+pub fn assemble_with<T>(
+    src: &str,
+    base: u64,
+    other: &dyn Fn(&str, u64) -> Option<u64>,
     mut line_asm: impl FnMut(&str, u64, &dyn Fn(&str) -> Option<u64>) -> Result<T, AsmError>,
 ) -> Result<Vec<(u64, T)>, Vec<ProgramError>> {
     let (layout, mut errors) = layout_all(src, base);
-    let labels = |name: &str| layout.labels.get(name).copied();
     let mut out = Vec::new();
     for &(lineno, offset, text, addr) in &layout.lines {
+        let labels = |name: &str| {
+            layout
+                .labels
+                .get(name)
+                .copied()
+                .or_else(|| other(name, addr))
+        };
         match line_asm(text, addr, &labels) {
             Ok(t) => out.push((addr, t)),
             Err(e) => {

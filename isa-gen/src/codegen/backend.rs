@@ -8,7 +8,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::{lit, uint_ty, Gen};
-use crate::model::{Access, Address, Opcode, RegSource, TypeId, TypeKind};
+use crate::model::{Access, Opcode, RegSource, TypeId, TypeKind};
 
 const BACKEND_RUNTIME: &str = include_str!("backend_runtime.rs");
 const BUFFER_RUNTIME: &str = include_str!("buffer_runtime.rs");
@@ -210,13 +210,10 @@ impl Gen<'_> {
 
         let mut addresses = Vec::new();
         let mut target = quote! { None };
-        for f in 0..op.fields.len() {
-            let Some((shift, mode)) = op.address(f) else {
+        for (f, absolute) in op.address_operands() {
+            let Some((shift, _)) = op.address(f) else {
                 continue;
             };
-            if mode == Address::Number {
-                continue;
-            }
             if op.flow.target == Some(f) {
                 let k = lit(addresses.len() as u128, "u8");
                 target = quote! { Some(#k) };
@@ -228,7 +225,6 @@ impl Gen<'_> {
             let shift = lit(shift as u128, "u8");
             let width = lit(ty.width.min(field.width) as u128, "u8");
             let signed = matches!(ty.kind, TypeKind::Immediate { signed: true });
-            let absolute = mode == Address::Absolute;
             addresses.push(quote! {
                 backend::AddressInfo { operand: #name, field: #fl, shift: #shift, width: #width, signed: #signed, absolute: #absolute }
             });

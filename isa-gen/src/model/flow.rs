@@ -141,6 +141,19 @@ impl Opcode {
             .map_or(Address::Relative, |&(_, a)| a);
         Some((shift, mode))
     }
+
+    /// The address operands (the `CvtIShift` fields that are not plain
+    /// numbers), in field order, each with whether it is absolute: what the generated
+    /// `OpcodeInfo::addresses` lists, and what a relocation's operand index counts.
+    pub fn address_operands(&self) -> Vec<(usize, bool)> {
+        (0..self.fields.len())
+            .filter_map(|f| match self.address(f)? {
+                (_, Address::Relative) => Some((f, false)),
+                (_, Address::Absolute) => Some((f, true)),
+                (_, Address::Number) => None,
+            })
+            .collect()
+    }
 }
 
 /// Why a target cannot be set.

@@ -1,0 +1,378 @@
+//! Object files and control flow on the command line: `isa asm -o FILE.o`, what binutils
+//! make of it, `isa disasm FILE.o`, `isa link`, and `isa disasm --cfg`.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn isa(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_isa"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn dir() -> PathBuf {
+    let d = std::env::temp_dir().join(format!("isa-object-test-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn write(name: &str, text: &str) -> String {
+    let p = dir().join(name);
+    std::fs::write(&p, text).unwrap();
+    p.to_string_lossy().into_owned()
+}
+
+fn path(name: &str) -> String {
+    dir().join(name).to_string_lossy().into_owned()
+}
+
+#[track_caller]
+fn ok(o: &Output) -> String {
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+const PROGRAM: &str = "\
+// A loop calling a function defined elsewhere.
+.global kernel
+.extern reduce_step
+kernel:
+        S2R R1, SR_LANEID
+.L_top:
+        @P0 BRA `(.L_done)
+        CALL.REL RZ, `(reduce_step)
+        BRA `(.L_top)
+.L_done:
+        EXIT
+";
+
+/// Runs a binutils tool; `None` when it is not installed (CI installs binutils and sets
+/// `ISA_REQUIRE_BINUTILS=1`, which makes a missing tool a failure).
+fn binutils(tool: &str, args: &[&str]) -> Option<Output> {
+    match Command::new(tool).args(args).output() {
+        Ok(o) => Some(o),
+        Err(_) if std::env::var_os("ISA_REQUIRE_BINUTILS").is_none() => {
+            eprintln!("{tool} is not installed: binutils checks skipped");
+            None
+        }
+        Err(e) => panic!("{tool}: {e} (ISA_REQUIRE_BINUTILS is set)"),
+    }
+}
+
+#[test]
+fn object_round_trip_through_binutils_and_disasm() {
+    let src = write("prog.s", PROGRAM);
+    let obj = path("prog.o");
+    ok(&isa(&["asm", &src, "-o", &obj]));
+    let bytes = std::fs::read(&obj).unwrap();
+    assert!(bytes.starts_with(b"\x7fELF\x02\x01"), "ELF64 little-endian");
+
+    if let Some(o) = binutils("readelf", &["-a", "-W", &obj]) {
+        let out = ok(&o);
+        assert!(
+            o.stderr.is_empty(),
+            "readelf: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert!(out.contains("REL (Relocatable file)"), "{out}");
+        assert!(out.contains("<unknown>: 0x4953"), "{out}");
+        for sym in [".L_top", ".L_done", "kernel", "reduce_step"] {
+            assert!(out.contains(sym), "readelf lacks {sym}: {out}");
+        }
+        let rela = out
+            .lines()
+            .find(|l| l.starts_with("0000000000000020"))
+            .unwrap_or_else(|| panic!("no relocation at 0x20: {out}"));
+        assert!(rela.contains("reduce_step + 0"), "{rela}");
+        // The exported label is GLOBAL, the extern GLOBAL and undefined.
+        assert!(out
+            .lines()
+            .any(|l| l.contains("GLOBAL") && l.ends_with(" kernel")));
+        assert!(out
+            .lines()
+            .any(|l| l.contains("UND") && l.ends_with(" reduce_step")));
+        assert!(out
+            .lines()
+            .any(|l| l.contains("LOCAL") && l.ends_with(" .L_top")));
+    }
+    if let Some(o) = binutils("objdump", &["-h", "-t", "-r", &obj]) {
+        let out = ok(&o);
+        assert!(
+            o.stderr.is_empty(),
+            "objdump: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert!(out.contains(".text         00000050"), "{out}");
+        assert!(
+            out.contains("0000000000000020 UNKNOWN           reduce_step"),
+            "{out}"
+        );
+        assert!(out.contains("*UND*\t0000000000000000 reduce_step"), "{out}");
+    }
+
+    // `isa disasm` shows labels, label references, directives and the relocation; what
+    // it prints assembles back to the same object.
+    let text = ok(&isa(&["disasm", &obj]));
+    assert_eq!(
+        text,
+        "\
+.global kernel
+.extern reduce_step
+kernel:
+/*0000*/  S2R R1, SR_LANEID ;
+.L_top:
+/*0010*/  @P0 BRA `(.L_done) ;
+/*0020*/  CALL.REL RZ, `(reduce_step) ;  // R_ISA_ADDR_REL reduce_step
+/*0030*/  BRA `(.L_top) ;
+.L_done:
+/*0040*/  EXIT ;
+"
+    );
+    let again = path("again.o");
+    ok(&isa(&["asm", &write("again.s", &text), "-o", &again]));
+    assert_eq!(std::fs::read(&again).unwrap(), bytes);
+}
+
+#[test]
+fn linking_gives_the_words_of_the_resolved_program() {
+    let obj = path("link.o");
+    ok(&isa(&["asm", &write("link.s", PROGRAM), "-o", &obj]));
+    let linked = path("linked.bin");
+    ok(&isa(&[
+        "link",
+        &obj,
+        "--symbol",
+        "reduce_step=0x8000",
+        "-o",
+        &linked,
+    ]));
+    let resolved = PROGRAM
+        .replace("`(reduce_step)", "0x8000")
+        .replace(".extern reduce_step\n", "");
+    let expected = path("resolved.bin");
+    ok(&isa(&[
+        "asm",
+        &write("resolved.s", &resolved),
+        "-o",
+        &expected,
+    ]));
+    assert_eq!(
+        std::fs::read(&linked).unwrap(),
+        std::fs::read(&expected).unwrap()
+    );
+    // At another base, the relative call still reaches the symbol.
+    let hex = ok(&isa(&[
+        "link",
+        &obj,
+        "--base",
+        "0x1000",
+        "--symbol",
+        "reduce_step=0x8000",
+    ]));
+    let words: Vec<&str> = hex.lines().collect();
+    let call = ok(&isa(&["disasm", "--base", "0x1020", "--hex", words[2]]));
+    assert_eq!(call, "/*1020*/  CALL.REL RZ, 0x8000 ;\n");
+    // An undefined symbol is an error that says how to give it.
+    let o = isa(&["link", &obj]);
+    assert_eq!(o.status.code(), Some(1));
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        e.contains(
+            "undefined symbol `reduce_step` (give its address with --symbol reduce_step=ADDR)"
+        ),
+        "{e}"
+    );
+    // A target that does not fit (misaligned) is an error naming the relocation.
+    let o = isa(&["link", &obj, "--symbol", "reduce_step=0x8004"]);
+    assert_eq!(o.status.code(), Some(1));
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(e.contains("relocation at 0x20 (`reduce_step`)"), "{e}");
+}
+
+#[test]
+fn symbol_directive_errors() {
+    let cases = [
+        (".extern f\nCALL.REL RZ, `(f)\n", "2:14: error: `f` is an external symbol: only an object file (-o FILE.o) can keep a reference to it", false),
+        (".global nowhere\nEXIT\n", "1:9: error: `.global nowhere` names no label of this program", true),
+        ("f:\n.extern f\nEXIT\n", "2:9: error: `f` is a label of this program, so it cannot be `.extern`", true),
+        (".extern\nEXIT\n", "1:8: error: `.extern` needs a symbol name", true),
+        (".global a b\na: EXIT\n", "1:9: error: `.global` takes one symbol name, found `a b`", true),
+        (".extern f\nS2R R1, `(f)\n", "2:9: error:", true),
+    ];
+    for (src, want, object) in cases {
+        let s = write("d.s", src);
+        let out = path("d.o");
+        let args: Vec<&str> = if object {
+            vec!["asm", &s, "-o", &out]
+        } else {
+            vec!["asm", &s]
+        };
+        let o = isa(&args);
+        assert_eq!(o.status.code(), Some(1), "{src}");
+        let e = String::from_utf8_lossy(&o.stderr);
+        assert!(e.contains(&format!("d.s:{want}")), "{src}: {e}");
+    }
+}
+
+/// Every damaged version of a good object is an error that names the file (or reads
+/// as an object), never a panic.
+#[test]
+fn damaged_objects_are_errors() {
+    let obj = path("good.o");
+    ok(&isa(&["asm", &write("good.s", PROGRAM), "-o", &obj]));
+    let bytes = std::fs::read(&obj).unwrap();
+    let bad = path("bad.o");
+    let check = |data: &[u8], what: &str| {
+        std::fs::write(&bad, data).unwrap();
+        let o = isa(&["disasm", &bad]);
+        let code = o.status.code();
+        assert!(
+            code == Some(0) || code == Some(2),
+            "{what}: exit {code:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        if code == Some(2) {
+            let e = String::from_utf8_lossy(&o.stderr);
+            assert!(e.contains("bad.o"), "{what}: {e}");
+        }
+        String::from_utf8_lossy(&o.stderr).into_owned()
+    };
+    for n in (4..bytes.len()).step_by(7) {
+        check(&bytes[..n], &format!("cut at {n}"));
+    }
+    let mut m = bytes.clone();
+    m[18] = 0x3e; // e_machine: x86-64
+    m[19] = 0;
+    assert!(check(&m, "machine").contains("an object for another machine (e_machine 0x3e"));
+    let mut t = bytes.clone();
+    t[16] = 2; // e_type: ET_EXEC
+    assert!(check(&t, "type").contains("not a relocatable object"));
+    // Every single-byte change in the headers and tables.
+    for i in 16..bytes.len() {
+        if (0x40..0x90).contains(&i) {
+            continue; // `.text`: any bytes are words
+        }
+        let mut x = bytes.clone();
+        x[i] ^= 0xff;
+        check(&x, &format!("byte {i}"));
+    }
+}
+
+/// Edges of a `--cfg` graph: (from, to, label).
+fn edges(dot: &str) -> BTreeSet<(String, String, String)> {
+    dot.lines()
+        .filter_map(|l| {
+            let (from, rest) = l.trim().split_once(" -> ")?;
+            let (to, attrs) = rest.split_once(' ')?;
+            let label = attrs.split('"').nth(1)?;
+            Some((from.into(), to.into(), label.into()))
+        })
+        .collect()
+}
+
+/// If/else with a convergence barrier, a loop, and a jump table: the graph a hand
+/// reading of the program gives.
+#[test]
+fn cfg_of_if_else_loop_and_jump_table() {
+    let src = write(
+        "cfg.s",
+        "\
+        S2R R1, SR_LANEID
+        BSSY B0, `(.L_join)
+        @P0 BRA `(.L_else)
+        VOTE.ANY R5, P5, PT
+        BRA `(.L_join)
+.L_else:
+        VOTE.ANY R6, P6, PT
+.L_join:
+        BSYNC B0
+.L_loop:
+        UIADD UR4, UR4, 0x1
+        @P1 BRA `(.L_loop)
+        BRX R2, `(.L_table)
+.L_table:
+        BRA `(.L_case0)
+        BRA `(.L_case1)
+.L_case0:
+        EXIT
+.L_case1:
+        @P2 EXIT
+        EXIT
+",
+    );
+    let bin = path("cfg.bin");
+    ok(&isa(&["asm", &src, "-o", &bin]));
+    let dot = ok(&isa(&["disasm", "--cfg", &bin]));
+    assert!(dot.starts_with("digraph cfg {"), "{dot}");
+    // Blocks: b0 = S2R..@P0 BRA, b1 = then, b2 = else, b3 = join, b4 = loop, b5 = BRX,
+    // b6/b7 = the table's two branches, b8 = case 0, b9 = @P2 EXIT, b10 = EXIT.
+    let want: BTreeSet<(String, String, String)> = [
+        ("b0", "b1", "fallthrough"),
+        ("b0", "b2", "taken"),
+        ("b0", "b3", "converge"),
+        ("b1", "b3", "taken"),
+        ("b2", "b3", "fallthrough"),
+        ("b3", "b4", "fallthrough"),
+        ("b4", "b4", "taken"),
+        ("b4", "b5", "fallthrough"),
+        ("b5", "indirect", "indirect"),
+        ("b6", "b8", "taken"),
+        ("b7", "b9", "taken"),
+        ("b9", "b10", "fallthrough"),
+    ]
+    .into_iter()
+    .map(|(a, b, c)| (a.to_string(), b.to_string(), c.to_string()))
+    .collect();
+    assert_eq!(edges(&dot), want, "{dot}");
+    assert_eq!(
+        dot.matches(" [label=\"/*").count() + dot.matches(" [label=\".L_").count(),
+        11
+    );
+    // The same program as an object names its blocks by label.
+    let obj = path("cfg.o");
+    ok(&isa(&["asm", &src, "-o", &obj]));
+    let dot_o = ok(&isa(&["disasm", "--cfg", &obj]));
+    assert_eq!(edges(&dot_o), want);
+    assert!(dot_o.contains("b4 [label=\".L_loop:\\l/*0070*/ UIADD UR4, UR4, 0x1\\l/*0080*/ @P1 BRA `(.L_loop)\\l\"];"), "{dot_o}");
+}
+
+/// `--spec` takes another spec through the interpreting tier; the bundled spec given
+/// by path behaves exactly like the built-in one.
+#[test]
+fn spec_option_uses_the_model() {
+    let spec = Path::new(env!("CARGO_MANIFEST_DIR")).join("../isa-spec");
+    let spec = spec.to_str().unwrap();
+    let src = write("spec.s", PROGRAM);
+    let a = path("a.o");
+    let b = path("b.o");
+    ok(&isa(&["asm", &src, "-o", &a]));
+    ok(&isa(&["asm", &src, "-o", &b, "--spec", spec]));
+    assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
+    assert_eq!(
+        ok(&isa(&["disasm", &a])),
+        ok(&isa(&["disasm", &a, "--spec", spec]))
+    );
+    assert_eq!(
+        ok(&isa(&["disasm", "--cfg", &a])),
+        ok(&isa(&["disasm", "--cfg", &a, "--spec", spec]))
+    );
+    // A spec with errors is a usage error that shows them.
+    let broken = write(
+        "broken.isa",
+        "__DefGroup ALL\n  __Encoding\n    field<0, 8> Nope x;\n",
+    );
+    let o = isa(&["asm", &src, "--spec", &broken]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        e.contains("the spec has errors") && e.contains("unknown type `Nope`"),
+        "{e}"
+    );
+}
