@@ -40,6 +40,11 @@ elif [ "$(id -u)" = 0 ] && command -v fc-list >/dev/null 2>&1 && [ -z "$(fc-list
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-wqy-microhei >/dev/null 2>&1 ||
         echo "note: no CJK font; Chinese text will show as boxes in the screenshots"
 fi
+if ! command -v dot >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+    echo "installing graphviz (Debian package), to render a control-flow graph…"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq graphviz >/dev/null 2>&1 ||
+        { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq graphviz >/dev/null; }
+fi
 t1=$(date +%s)
 
 out="${BROWSER_CHECK_DIR:-$root/target/browser-check}"
@@ -154,6 +159,23 @@ if missing or not free:
     print(f"FAIL opcode map: missing {missing[:5]}, free cells {free}", file=sys.stderr)
     sys.exit(1)
 PY
+
+# A control-flow graph (`isa disasm --cfg`, rendered by Graphviz) is a picture with a
+# box per basic block.
+cargo run --quiet --bin isa -- asm isa-cli/tests/data/cfg.s -o "$out/cfg.o" 2>>"$out/doc.log"
+cargo run --quiet --bin isa -- disasm --cfg "$out/cfg.o" >"$out/cfg.dot" 2>>"$out/doc.log"
+if dot -Tsvg "$out/cfg.dot" >"$out/cfg.svg" 2>"$out/dot.log"; then
+    chrome --window-size=1400,900 --screenshot="$out/cfg.png" "file://$out/cfg.svg" >/dev/null 2>"$out/cfg.shot.log" || true
+    blocks=$(grep -c 'class="node"' "$out/cfg.svg" || true)
+    if [ ! -s "$out/cfg.png" ] || ! not_blank "$out/cfg.png" || [ "$blocks" -lt 11 ]; then
+        echo "FAIL cfg.svg: blank or too few nodes ($blocks)" >&2
+        fail=1
+    fi
+else
+    cat "$out/dot.log" >&2
+    echo "FAIL: dot could not render the control-flow graph" >&2
+    fail=1
+fi
 
 # The filter: `?q=shfl` leaves SHFL's entry and hides (nearly) everything else.
 chrome --dump-dom "file://$site/index.html?q=shfl" >"$out/filter.dom.html" 2>"$out/filter.log" || true

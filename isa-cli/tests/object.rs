@@ -281,32 +281,10 @@ fn edges(dot: &str) -> BTreeSet<(String, String, String)> {
 /// reading of the program gives.
 #[test]
 fn cfg_of_if_else_loop_and_jump_table() {
-    let src = write(
-        "cfg.s",
-        "\
-        S2R R1, SR_LANEID
-        BSSY B0, `(.L_join)
-        @P0 BRA `(.L_else)
-        VOTE.ANY R5, P5, PT
-        BRA `(.L_join)
-.L_else:
-        VOTE.ANY R6, P6, PT
-.L_join:
-        BSYNC B0
-.L_loop:
-        UIADD UR4, UR4, 0x1
-        @P1 BRA `(.L_loop)
-        BRX R2, `(.L_table)
-.L_table:
-        BRA `(.L_case0)
-        BRA `(.L_case1)
-.L_case0:
-        EXIT
-.L_case1:
-        @P2 EXIT
-        EXIT
-",
-    );
+    let src = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/cfg.s")
+        .to_string_lossy()
+        .into_owned();
     let bin = path("cfg.bin");
     ok(&isa(&["asm", &src, "-o", &bin]));
     let dot = ok(&isa(&["disasm", "--cfg", &bin]));
