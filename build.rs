@@ -31,6 +31,12 @@ fn main() {
         .unwrap_or_else(|| fail("isa-gen produced no model"));
     let options = isa_gen::codegen::Options {
         export_macros: true,
+        // `isa::inst!` and `isa::code!`, for the bundled spec (embedded in isa-spec).
+        macros: Some(isa_gen::codegen::Macros {
+            spec: Vec::new(),
+            root: "crate".into(),
+            export: true,
+        }),
         ..Default::default()
     };
     let code = isa_gen::codegen::generate(model, &checked.sources, &options);

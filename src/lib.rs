@@ -24,11 +24,8 @@
 //! The crate is `no_std` and has no dependencies.
 #![no_std]
 
-// Lets `inst!`'s `::isa::` paths work inside this crate too.
+// Lets `isa_macros::inst!`'s `::isa::` paths work inside this crate too.
 extern crate self as isa;
-
-/// One instruction in assembly syntax, checked at compile time; see [`isa_macros::inst`].
-pub use isa_macros::inst;
 
 /// The generated API; everything is re-exported at the crate root.
 ///

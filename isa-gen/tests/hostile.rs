@@ -73,14 +73,7 @@ fn assert_generates(checked: &Checked) -> String {
         checked.render_diagnostics()
     );
     let model = checked.model.as_ref().expect("a model");
-    let code = codegen::generate(
-        model,
-        &checked.sources,
-        &Options {
-            skip_docs: false,
-            export_macros: false,
-        },
-    );
+    let code = codegen::generate(model, &checked.sources, &Options::default());
     assert!(
         !code.contains("isa-gen produced unparsable code"),
         "generated code does not parse: {}",
@@ -525,10 +518,12 @@ fn names_colliding_after_case_conversion() {
     }
     // Fields: `pg.not`/`pg_not`, `Foo`/`foo`, `type`/`type_` (keyword escaping).
     for (a, b) in [("ra.not", "ra_not"), ("Foo", "foo"), ("type", "type_")] {
-        let text = add_spec("ALL", "").replace(
+        // A two-valued type, which a `.not` sub-field needs.
+        let bit = "__DefBitFieldType Bit<1>\n    False;\n    True;\n";
+        let text = add_spec("ALL", bit).replace(
             "    field<16, 8> Reg ra;\n",
             &format!(
-                "    field<16, 8> Reg ra;\n    field<40, 8> Reg {a};\n    field<48, 8> Reg {b};\n"
+                "    field<16, 8> Reg ra;\n    field<40, 1> Bit {a};\n    field<48, 1> Bit {b};\n"
             ),
         );
         let operands: Vec<&str> = [a, b].into_iter().filter(|n| !n.contains('.')).collect();

@@ -1,16 +1,32 @@
 //! Proc-macros of the ISA toolchain.
 //!
 //! [`include_isa!`] generates the whole typed API of a spec written in the ISA DSL, in
-//! any crate, without a `build.rs`: useful for ISA variants and for trying a changed spec.
+//! any crate, without a `build.rs`: useful for ISA variants and for trying a changed
+//! spec. The generated API comes with its own `inst!` and `code!` (checked against
+//! that spec, expanding to paths of that API).
 //!
-//! ```ignore
-//! mod my_isa {
-//!     isa_macros::include_isa!("../specs/my-variant"); // relative to this file
-//! }
-//! let w = my_isa::Instruction::decode(0x801).unwrap_err();
 //! ```
+//! mod my_isa {
+//!     // A spec file or directory, relative to this source file. `at` says where the
+//!     // API lives, so its `inst!` can name its types (the crate root by default).
+//!     isa_macros::include_isa!("../../isa-spec", at = crate::my_isa);
+//! }
+//!
+//! fn main() {
+//!     // A word no opcode matches does not decode.
+//!     assert!(my_isa::Instruction::decode(0).is_err());
+//!     let nop: my_isa::NopX = my_isa::inst!(NOP);
+//!     assert_eq!(my_isa::Instruction::decode(nop.encode()), Ok(nop.into()));
+//! }
+//! ```
+//!
+//! [`inst!`] and [`code!`] here assemble for the bundled spec into the `isa` crate; the
+//! `isa` crate re-exports its own (`isa::inst!`, `isa::code!`).
 
+mod code;
 mod inst;
+mod line;
+mod spec;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -20,25 +36,52 @@ use std::time::SystemTime;
 use proc_macro::TokenStream;
 use quote::quote;
 use syn::parse::{Parse, ParseStream};
-use syn::punctuated::Punctuated;
 use syn::{LitStr, Token};
 
-struct Paths(Vec<LitStr>);
+/// `include_isa!("path", …, at = crate::module)`.
+struct Include {
+    paths: Vec<LitStr>,
+    at: Option<syn::Path>,
+}
 
-impl Parse for Paths {
+mod kw {
+    syn::custom_keyword!(at);
+}
+
+impl Parse for Include {
     fn parse(input: ParseStream) -> syn::Result<Self> {
-        let list = Punctuated::<LitStr, Token![,]>::parse_terminated(input)?;
-        if list.is_empty() {
+        let mut paths = Vec::new();
+        let mut at = None;
+        while !input.is_empty() {
+            if input.peek(kw::at) {
+                input.parse::<kw::at>()?;
+                input.parse::<Token![=]>()?;
+                at = Some(syn::Path::parse_mod_style(input)?);
+            } else {
+                paths.push(input.parse::<LitStr>()?);
+            }
+            if input.is_empty() {
+                break;
+            }
+            input.parse::<Token![,]>()?;
+        }
+        if paths.is_empty() {
             return Err(input.error(
                 "expected the path of a spec file or directory, e.g. `include_isa!(\"isa-spec\")`",
             ));
         }
-        Ok(Paths(list.into_iter().collect()))
+        Ok(Include { paths, at })
     }
+}
+
+fn bundled_root() -> syn::Path {
+    syn::parse_quote!(::isa)
 }
 
 /// One instruction in assembly syntax, checked against the bundled spec at compile time
 /// and built as the opcode's struct (`isa::ShflRri` for `SHFL.UP P1, R1, R0, R2, 0x0`).
+/// The `isa` crate re-exports it as `isa::inst!`; an API made by `include_isa!` or a
+/// `build.rs` has its own, for its spec.
 ///
 /// ```ignore
 /// use isa::inst;
@@ -46,18 +89,89 @@ impl Parse for Paths {
 /// let rd = isa::Reg::new(4).unwrap();
 /// let i = inst!(UIADD UR0, UR1, 0x1);              // literal operands: a constant
 /// let j = inst!(SHFL.UP P1, {rd}, R0, R2, 0x0);     // `rd` must be an `isa::Reg`
-/// let k = inst!(SHFL.UP P1, R1, R0, {lane: UImm5}, 0x0); // choose the immediate form
+/// let k = inst!(SHFL.UP P1, R1, R0, {lane: UImm5}, 0x0); // say which kind when both fit
+/// let g = inst!(@!{p} BRA.{cond} 0x100);           // a guard and a modifier
 /// ```
 ///
 /// Unknown mnemonics or modifiers (with the nearest valid spellings), operand counts
 /// and kinds, immediate ranges, branch target alignment and the spec's `__Exception`
 /// conditions are compile errors at the offending token. The instruction is assembled
-/// at address 0, so a branch target is an absolute address from 0. An interpolated
-/// operand `{expr}` takes the first operand kind the spec accepts at its place; write
-/// `{expr: Type}` to choose another.
+/// at address 0, so a branch target is an absolute address from 0 (`code!` places
+/// instructions and resolves labels). An interpolated value `{expr}` may stand for an
+/// operand, the guard (`@{p}`, `@!{p}`) or a modifier (`.{m}`); the opcode form is the
+/// one that accepts the line, and when several do, the value must say its type:
+/// `{expr: Type}`.
 #[proc_macro]
 pub fn inst(input: TokenStream) -> TokenStream {
-    match inst::inst(input.into()) {
+    forward(
+        spec::SpecRef::Bundled,
+        bundled_root(),
+        input.into(),
+        inst::inst,
+    )
+}
+
+/// Several instructions with local labels, pushed into an `isa::backend::CodeBuffer`;
+/// evaluates to `Result<(), BufferError>`. See the `code!` of a generated API.
+///
+/// ```ignore
+/// isa_macros::code!(buf;
+///     top:
+///         S2R R1, SR_LANEID;
+///         @P0 BRA (done);
+///         CALL.REL RZ, {callee};
+///         BRA (top);
+///     done:
+///         EXIT;
+/// )?;
+/// ```
+#[proc_macro]
+pub fn code(input: TokenStream) -> TokenStream {
+    forward(
+        spec::SpecRef::Bundled,
+        bundled_root(),
+        input.into(),
+        code::code,
+    )
+}
+
+/// `inst!` of a generated API: `inst_for!(spec: …, root: path; INSTRUCTION)`.
+#[doc(hidden)]
+#[proc_macro]
+pub fn inst_for(input: TokenStream) -> TokenStream {
+    match syn::parse::<spec::Header>(input) {
+        Ok(h) => forward(h.spec, h.root, h.rest, inst::inst),
+        Err(e) => e.to_compile_error().into(),
+    }
+}
+
+/// `code!` of a generated API: `code_for!(spec: …, root: path; BUFFER; …)`.
+#[doc(hidden)]
+#[proc_macro]
+pub fn code_for(input: TokenStream) -> TokenStream {
+    match syn::parse::<spec::Header>(input) {
+        Ok(h) => forward(h.spec, h.root, h.rest, code::code),
+        Err(e) => e.to_compile_error().into(),
+    }
+}
+
+type Expand = fn(
+    &isa_gen::asm::Assembler,
+    &syn::Path,
+    proc_macro2::TokenStream,
+) -> syn::Result<proc_macro2::TokenStream>;
+
+fn forward(
+    spec: spec::SpecRef,
+    root: syn::Path,
+    input: proc_macro2::TokenStream,
+    expand: Expand,
+) -> TokenStream {
+    let asm = match spec::assembler(&spec) {
+        Ok(a) => a,
+        Err(e) => return error(proc_macro2::Span::call_site(), &e),
+    };
+    match expand(asm, &root, input) {
         Ok(t) => t.into(),
         Err(e) => e.to_compile_error().into(),
     }
@@ -65,7 +179,7 @@ pub fn inst(input: TokenStream) -> TokenStream {
 
 /// Generated code per set of spec files, keyed by their paths and modification times:
 /// a compiler process checks and generates each spec once, however often it is included.
-type Cache = Mutex<HashMap<Vec<(PathBuf, Option<SystemTime>)>, Result<String, String>>>;
+type Cache = Mutex<HashMap<(Vec<(PathBuf, Option<SystemTime>)>, String), Result<String, String>>>;
 
 fn cache() -> &'static Cache {
     static CACHE: OnceLock<Cache> = OnceLock::new();
@@ -73,13 +187,20 @@ fn cache() -> &'static Cache {
 }
 
 /// Generates the typed API (types, opcode structs, `Opcode`, `Instruction`, …) for the
-/// spec at the given paths. Like `include_str!`, a relative path is resolved from the
-/// directory of the source file that invokes the macro. A directory stands for its
-/// `*.isa` files. Spec errors become compile errors that show each diagnostic with its
-/// file (as written in the invocation), line and column.
+/// spec at the given paths, with its `inst!` and `code!`. Like `include_str!`, a
+/// relative path is resolved from the directory of the source file that invokes the
+/// macro. A directory stands for its `*.isa` files. Spec errors become compile errors
+/// that show each diagnostic with its file (as written in the invocation), line and
+/// column.
+///
+/// `at = crate::path::to::module` says where the API is (the module the macro is
+/// invoked in), so that its `inst!`/`code!` can name its types; without it, the crate
+/// root. The macros are `pub(crate)`: `module::inst!(…)` anywhere in the crate. The
+/// crate must depend on `isa-macros` under that name (`isa_macros`).
 #[proc_macro]
 pub fn include_isa(input: TokenStream) -> TokenStream {
-    let paths = syn::parse_macro_input!(input as Paths);
+    let include = syn::parse_macro_input!(input as Include);
+    let paths = (include.paths,);
     let span = paths.0[0].span();
     let dir = proc_macro::Span::call_site()
         .local_file()
@@ -121,9 +242,17 @@ pub fn include_isa(input: TokenStream) -> TokenStream {
             )
         })
         .collect();
+    let at = include
+        .at
+        .as_ref()
+        .map(|p| quote!(#p).to_string().replace(' ', ""))
+        .unwrap_or_else(|| "crate".into());
     let result = {
         let mut cache = cache().lock().unwrap_or_else(|p| p.into_inner());
-        cache.entry(key).or_insert_with(|| generate(&files)).clone()
+        cache
+            .entry((key, at.clone()))
+            .or_insert_with(|| generate(&files, &at))
+            .clone()
     };
     match result {
         Ok(code) => {
@@ -143,7 +272,7 @@ pub fn include_isa(input: TokenStream) -> TokenStream {
     }
 }
 
-fn generate(files: &[(PathBuf, String)]) -> Result<String, String> {
+fn generate(files: &[(PathBuf, String)], at: &str) -> Result<String, String> {
     let mut spec = isa_gen::Spec::default();
     for (f, shown) in files {
         let bytes = std::fs::read(f).map_err(|e| format!("{shown}: {e}"))?;
@@ -159,9 +288,23 @@ fn generate(files: &[(PathBuf, String)]) -> Result<String, String> {
             checked.render_diagnostics()
         ));
     }
-    checked
-        .generate()
-        .ok_or_else(|| "the spec produced no code".to_string())
+    let model = checked
+        .model
+        .as_ref()
+        .ok_or_else(|| "the spec produced no code".to_string())?;
+    let options = isa_gen::codegen::Options {
+        macros: Some(isa_gen::codegen::Macros {
+            spec: files.iter().map(|(f, _)| f.clone()).collect(),
+            root: at.to_string(),
+            export: false,
+        }),
+        ..Default::default()
+    };
+    Ok(isa_gen::codegen::generate(
+        model,
+        &checked.sources,
+        &options,
+    ))
 }
 
 fn error(span: proc_macro2::Span, msg: &str) -> TokenStream {

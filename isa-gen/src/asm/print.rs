@@ -4,14 +4,21 @@ use super::{hex, parse, sign_extend, Assembler, SubKind};
 use crate::model::interp::Decoded;
 use crate::model::{Address, Model, Opcode, Operand, OperandKind, TypeKind};
 
-/// The code of a symbol sub-field when its symbol is written: `True`, else 1.
+/// The code of a symbol sub-field when its symbol is written (see
+/// [`crate::model::Type::symbol_codes`]).
 pub(crate) fn set_code(model: &Model, op: &Opcode, sub: usize) -> u128 {
-    model.ty(op.fields[sub].ty).enum_code("True").unwrap_or(1)
+    model
+        .ty(op.fields[sub].ty)
+        .symbol_codes()
+        .map_or(1, |c| c.1)
 }
 
-/// The code of a symbol sub-field when its symbol is absent: `False`, else 0.
+/// The code of a symbol sub-field when its symbol is absent.
 pub(crate) fn unset_code(model: &Model, op: &Opcode, sub: usize) -> u128 {
-    model.ty(op.fields[sub].ty).enum_code("False").unwrap_or(0)
+    model
+        .ty(op.fields[sub].ty)
+        .symbol_codes()
+        .map_or(0, |c| c.0)
 }
 
 /// Whether a `CvtINegX` negation prints as `~` (its `ext` modifier is `X`).

@@ -40,7 +40,7 @@ impl Gen<'_> {
         let model = self.model;
         let f = &op.fields[sub];
         let id = self.field_ident(f);
-        let code = model.ty(f.ty).enum_code("True").unwrap_or(1);
+        let code = model.ty(f.ty).symbol_codes().map_or(1, |c| c.1);
         if model.ty(f.ty).enum_values().is_some() {
             let v = self.variant_path(f.ty, code);
             quote! { self.#id == #v }

@@ -105,8 +105,9 @@ impl Gen<'_> {
                 quote! { SubRole::Suffix(#nf) }
             }
         };
-        let set = lit(t.enum_code("True").unwrap_or(1), "u64");
-        let unset = lit(t.enum_code("False").unwrap_or(0), "u64");
+        let (unset, set) = t.symbol_codes().unwrap_or((0, 1));
+        let set = lit(set, "u64");
+        let unset = lit(unset, "u64");
         let default = lit(f.default.unwrap_or(0), "u64");
         quote! { Sub { at: #a, role: #role, set: #set, unset: #unset, default: #default } }
     }
@@ -125,7 +126,7 @@ impl Gen<'_> {
         let mut d = model.default_instruction(opcode);
         for (i, f) in op.fields.iter().enumerate() {
             if matches!(f.role, Role::SubField(_)) && f.default.is_none() {
-                d.values[i] = model.ty(f.ty).enum_code("False").unwrap_or(0);
+                d.values[i] = model.ty(f.ty).symbol_codes().map_or(0, |c| c.0);
             }
         }
         let base = lit_hex(model.encode(&d), "u128");

@@ -30,6 +30,23 @@ pub struct Options {
     /// Emit `#[macro_export] macro_rules! for_each_opcode`. Only one generated API per
     /// crate may export it, so `include_isa!` leaves it off; the root crate turns it on.
     pub export_macros: bool,
+    /// Emit `inst!` and `code!` for this spec (they need the `isa-macros` crate as a
+    /// dependency named `isa_macros`).
+    pub macros: Option<Macros>,
+}
+
+/// Where the compile-time assembler macros find their spec and the generated API.
+#[derive(Debug, Clone, Default)]
+pub struct Macros {
+    /// The spec files (absolute paths); empty for the bundled spec (embedded in
+    /// `isa-spec`).
+    pub spec: Vec<std::path::PathBuf>,
+    /// The path of the module holding the generated API, from the crate root: `crate`
+    /// or `crate::my_isa`.
+    pub root: String,
+    /// `#[macro_export]` them (usable from other crates: at most one API per crate);
+    /// otherwise they are `pub(crate)` in the API's module.
+    pub export: bool,
 }
 
 /// Generates the formatted Rust source for a checked model.
@@ -129,11 +146,13 @@ impl Gen<'_> {
         let instruction = self.instruction();
         let regs = self.reg_ref();
         let for_each = self.for_each_opcode();
+        let macros = self.assembler_macros();
         let asm_runtime = self.asm_runtime();
         let asm_parse = self.parse_dispatch(&self.asm);
         let backend = self.backend();
         quote! {
             #support
+            #macros
             #backend
             #for_each
             #asm_runtime
@@ -167,6 +186,76 @@ impl Gen<'_> {
                     $callback! { #( #names )* }
                 };
             }
+        }
+    }
+
+    /// `inst!` and `code!` for this spec: each forwards to the proc-macro with the spec
+    /// and the path of this API, so it checks against this spec and names these types.
+    fn assembler_macros(&self) -> TokenStream {
+        let Some(m) = &self.options.macros else {
+            return quote! {};
+        };
+        let spec = if m.spec.is_empty() {
+            quote! { bundled }
+        } else {
+            let files = m.spec.iter().map(|p| p.display().to_string());
+            quote! { [ #( #files ),* ] }
+        };
+        // `crate::a::b` → `$crate::a::b`, written as tokens.
+        let rest: TokenStream = m
+            .root
+            .strip_prefix("crate")
+            .unwrap_or(&m.root)
+            .parse()
+            .unwrap_or_default();
+        let root = quote! { $crate #rest };
+        // Exported macros run in other crates, which may not depend on `isa_macros`:
+        // they reach it through this crate. Crate-local ones name it directly.
+        let (export, macros_path, reexport) = if m.export {
+            (
+                quote! { #[macro_export] },
+                quote! { #root::__isa_macros },
+                quote! {
+                    #[doc(hidden)]
+                    pub use ::isa_macros as __isa_macros;
+                },
+            )
+        } else {
+            (
+                quote! {},
+                quote! { ::isa_macros },
+                quote! {
+                    #[allow(unused_imports)]
+                    pub(crate) use {inst, code};
+                },
+            )
+        };
+        quote! {
+
+            /// One instruction in assembly syntax, checked against this ISA's spec at
+            /// compile time and built as the opcode's struct: `inst!(@P0 BRA.DIV 0x100)`.
+            /// An interpolated value `{expr}` stands for an operand, the guard (`@{p}`,
+            /// `@!{p}`) or a modifier (`.{m}`); when it could be of several kinds, say
+            /// which: `{expr: Type}`. Errors point at the offending token.
+            #export
+            macro_rules! inst {
+                ($($t:tt)*) => {
+                    #macros_path::inst_for! { spec: #spec, root: #root; $($t)* }
+                };
+            }
+
+            /// Several instructions with local labels (`name:`, referenced as
+            /// `(name)`), checked at compile time and pushed into a `CodeBuffer`:
+            /// `code!(buf; top: S2R R1, SR_LANEID; @P0 BRA (top); EXIT;)`. Evaluates to
+            /// `Result<(), BufferError>`.
+            #export
+            macro_rules! code {
+                ($($t:tt)*) => {
+                    #macros_path::code_for! { spec: #spec, root: #root; $($t)* }
+                };
+            }
+
+            #reexport
         }
     }
 

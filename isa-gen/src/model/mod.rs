@@ -156,6 +156,24 @@ impl Type {
             .map(|v| v.name.as_str())
     }
 
+    /// The codes of a symbol sub-field of this type (`.not` printed `!`, `.neg` `-`,
+    /// `.bitnot` `~`): without the symbol, and with it. `False`/`True` when the type has
+    /// those values; else the lower and the higher of exactly two values; 0/1 for an
+    /// immediate. `None` when the type cannot say (the checker reports it).
+    pub fn symbol_codes(&self) -> Option<(u128, u128)> {
+        match &self.kind {
+            TypeKind::Enum(vs) => match (self.enum_code("False"), self.enum_code("True")) {
+                (Some(f), Some(t)) => Some((f, t)),
+                _ => match vs.as_slice() {
+                    [a, b] => Some((a.code.min(b.code), a.code.max(b.code))),
+                    _ => None,
+                },
+            },
+            TypeKind::Immediate { .. } => Some((0, 1)),
+            TypeKind::RegFile(_) | TypeKind::ConstMem { .. } => None,
+        }
+    }
+
     pub fn kind_noun(&self) -> &'static str {
         match self.kind {
             TypeKind::Enum(_) => "bit-field type",
@@ -365,10 +383,16 @@ impl Opcode {
             .filter(|(_, f)| !f.is_fixed())
     }
 
-    /// The guard predicate: the first `Order` item, when it is a register field.
+    /// The guard predicate: the first `Order` item, when it is a register field with a
+    /// default (the always-true register it is left out at). A first register operand
+    /// without a default is an ordinary operand: an ISA without predication writes its
+    /// destination first.
     pub fn guard(&self, model: &Model) -> Option<usize> {
         match self.order.first()?.kind {
-            OperandKind::Field(f) if model.types[self.fields[f].ty.0].reg_file().is_some() => {
+            OperandKind::Field(f)
+                if model.types[self.fields[f].ty.0].reg_file().is_some()
+                    && self.fields[f].default.is_some() =>
+            {
                 Some(f)
             }
             _ => None,

@@ -1010,6 +1010,32 @@ impl<'a> Resolver<'a> {
                 }
             }
         }
+        // A symbol sub-field is written or not: its type must say which code is which.
+        for f in &fields {
+            if !matches!(f.role, Role::SubField(_))
+                || !matches!(f.sub_name(), Some("not" | "neg" | "bitnot"))
+            {
+                continue;
+            }
+            let t = &self.model.types[f.ty.0];
+            if t.symbol_codes().is_none() {
+                let symbol = match f.sub_name() {
+                    Some("not") => "!",
+                    Some("neg") => "-",
+                    _ => "~",
+                };
+                let d = Diagnostic::error(
+                    f.span,
+                    format!(
+                        "`{}` prints as `{symbol}` or nothing, but its type `{}` does not say which code means which",
+                        f.name, t.name
+                    ),
+                )
+                .with_secondary(t.span, "the type")
+                .with_note("give the type the values `False` and `True`, or exactly two values (the lower code is the one without the symbol)");
+                self.field_error(d);
+            }
+        }
         // Modifiers and `.VALUE` sub-fields are written by value name, which only
         // bit-field types have. (Skipped when `Order` is missing or broken: the
         // fields it should have named would all look like modifiers.)
