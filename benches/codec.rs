@@ -686,5 +686,55 @@ fn asm_benches(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(codec, benches, asm_benches);
+/// A program of 2^20 instructions built through `CodeBuffer`: the `mixed` stream with
+/// every 8th instruction a `BRA` to one of the labels bound every 64 instructions
+/// (forward and backward), resolved by `finish`, then encoded; beside plain encoding of
+/// the same instructions into a vector.
+fn buffer_benches(c: &mut Criterion) {
+    use isa::backend::CodeBuffer;
+    const N: usize = 1 << 20;
+    let model = load_model();
+    let mut rng = Rng(0x5bd1_e995_1234_5678);
+    let body = decoded(&mixed_stream(&model, N, &mut rng));
+    let bra: Instruction = Instruction::parse("BRA 0x0").expect("BRA parses");
+    let n_labels = N / 64;
+    let targets: Vec<usize> = (0..N / 8).map(|_| rng.below(n_labels)).collect();
+    let build = |body: &[Instruction]| {
+        let mut buf = CodeBuffer::new(0);
+        let labels: Vec<_> = (0..n_labels).map(|_| buf.new_label()).collect();
+        for (k, insn) in body.iter().enumerate() {
+            if k % 64 == 0 {
+                buf.bind(labels[k / 64]).expect("bound once");
+            }
+            if k % 8 == 7 {
+                buf.push_to(bra, labels[targets[k / 8]])
+                    .expect("BRA takes a target");
+            } else {
+                buf.push(*insn);
+            }
+        }
+        let code = buf.finish().expect("every target fits");
+        code.words().fold(0u128, |acc, w| acc ^ w)
+    };
+    let plain: Vec<Instruction> = body
+        .iter()
+        .enumerate()
+        .map(|(k, i)| if k % 8 == 7 { bra } else { *i })
+        .collect();
+    let mut g = c.benchmark_group("buffer");
+    g.throughput(Throughput::Elements(N as u64));
+    g.sample_size(10);
+    g.bench_function("build_labels_encode_1m", |b| {
+        b.iter(|| build(black_box(&body)))
+    });
+    g.bench_function("encode_1m", |b| {
+        b.iter(|| {
+            let words: Vec<u128> = black_box(&plain).iter().map(Instruction::encode).collect();
+            words.iter().fold(0u128, |acc, w| acc ^ w)
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(codec, benches, asm_benches, buffer_benches);
 criterion_main!(codec);
