@@ -54,10 +54,8 @@ fn main() {
         .map(|i| {
             let insn = &code.insts[i];
             let mut s = Vec::new();
-            if insn.flow().falls_through() || insn.is_conditional() {
-                if i + 1 < n {
-                    s.push(i + 1);
-                }
+            if (insn.flow().falls_through() || insn.is_conditional()) && i + 1 < n {
+                s.push(i + 1);
             }
             if insn.flow() == Flow::Branch {
                 s.extend(insn.branch_target(addr(i)).map(index_of));
@@ -119,7 +117,7 @@ fn main() {
                 continue;
             }
             interferes.entry(d.bits()).or_default();
-            for &l in &live_out[i] {
+            for &l in live {
                 if l != d.bits() {
                     interferes.entry(d.bits()).or_default().insert(l);
                     interferes.entry(l).or_default().insert(d.bits());
