@@ -106,8 +106,8 @@ fn main() {
     // -- 3. allocation ---------------------------------------------------------------
     // Interference: a register written at i interferes with everything live after i.
     let mut interferes: BTreeMap<u8, BTreeSet<u8>> = BTreeMap::new();
-    for i in 0..n {
-        for code_reg in code.insts[i]
+    for (insn, live) in code.insts.iter().zip(&live_out) {
+        for code_reg in insn
             .reg_operands()
             .filter(|o| o.access.writes())
             .flat_map(|o| o.regs())
