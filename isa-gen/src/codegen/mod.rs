@@ -116,6 +116,21 @@ pub(crate) fn sint_ty(width: u32) -> syn::Ident {
     )
 }
 
+/// `e` in parentheses, unless it already is one group or one token (no `((x))`, which
+/// clippy denies in generated code as anywhere else).
+pub(crate) fn paren(e: TokenStream) -> TokenStream {
+    let mut it = e.clone().into_iter();
+    match (it.next(), it.next()) {
+        (Some(proc_macro2::TokenTree::Group(g)), None)
+            if g.delimiter() == proc_macro2::Delimiter::Parenthesis =>
+        {
+            e
+        }
+        (Some(proc_macro2::TokenTree::Literal(_) | proc_macro2::TokenTree::Ident(_)), None) => e,
+        _ => quote! { (#e) },
+    }
+}
+
 pub(crate) fn doc_attrs<S: AsRef<str>>(lines: &[S]) -> TokenStream {
     let lines = lines.iter().map(|l| {
         let l = l.as_ref();
@@ -760,18 +775,18 @@ impl Gen<'_> {
     ) -> TokenStream {
         match e {
             CExpr::Not(x) => {
-                let x = self.bool_expr_with(op, x, acc);
-                quote! { !(#x) }
+                let x = paren(self.bool_expr_with(op, x, acc));
+                quote! { !#x }
             }
             CExpr::Bin(o @ (BinOp::And | BinOp::Or), a, b) => {
                 let (a, b) = (
-                    self.bool_expr_with(op, a, acc),
-                    self.bool_expr_with(op, b, acc),
+                    paren(self.bool_expr_with(op, a, acc)),
+                    paren(self.bool_expr_with(op, b, acc)),
                 );
                 if *o == BinOp::And {
-                    quote! { (#a) && (#b) }
+                    quote! { #a && #b }
                 } else {
-                    quote! { (#a) || (#b) }
+                    quote! { #a || #b }
                 }
             }
             CExpr::Bin(o @ (BinOp::Eq | BinOp::Ne), a, b)
@@ -792,8 +807,8 @@ impl Gen<'_> {
             }
             CExpr::Bin(o, a, b) if Self::is_bool(e) => {
                 let (a, b) = (
-                    self.int_expr_with(op, a, acc),
-                    self.int_expr_with(op, b, acc),
+                    paren(self.int_expr_with(op, a, acc)),
+                    paren(self.int_expr_with(op, b, acc)),
                 );
                 let o = match o {
                     BinOp::Eq => quote!(==),
@@ -803,11 +818,11 @@ impl Gen<'_> {
                     BinOp::Gt => quote!(>),
                     _ => quote!(>=),
                 };
-                quote! { (#a) #o (#b) }
+                quote! { #a #o #b }
             }
             other => {
-                let x = self.int_expr_with(op, other, acc);
-                quote! { (#x) != 0i64 }
+                let x = paren(self.int_expr_with(op, other, acc));
+                quote! { #x != 0i64 }
             }
         }
     }
@@ -840,18 +855,18 @@ impl Gen<'_> {
                 quote! { #v }
             }
             CExpr::Neg(x) => {
-                let x = self.int_expr_with(op, x, acc);
-                quote! { (#x).saturating_neg() }
+                let x = paren(self.int_expr_with(op, x, acc));
+                quote! { #x.saturating_neg() }
             }
             CExpr::Bin(o, a, b) => {
                 let (a, b) = (
-                    self.int_expr_with(op, a, acc),
+                    paren(self.int_expr_with(op, a, acc)),
                     self.int_expr_with(op, b, acc),
                 );
                 match o {
-                    BinOp::Add => quote! { (#a).saturating_add(#b) },
-                    BinOp::Sub => quote! { (#a).saturating_sub(#b) },
-                    _ => quote! { (#a).saturating_mul(#b) },
+                    BinOp::Add => quote! { #a.saturating_add(#b) },
+                    BinOp::Sub => quote! { #a.saturating_sub(#b) },
+                    _ => quote! { #a.saturating_mul(#b) },
                 }
             }
             CExpr::Not(_) => unreachable!("boolean handled above"),
@@ -999,6 +1014,12 @@ impl Gen<'_> {
                 quote! { #wide_check #get }
             })
             .collect();
+
+        let word_binding = if dec_stmts.is_empty() {
+            quote! {}
+        } else {
+            quote! { let word__ = word; }
+        };
 
         // constructor: required operands (Order), then required modifiers; defaults else
         let mut required: Vec<usize> = Vec::new();
@@ -1202,7 +1223,7 @@ impl Gen<'_> {
                     if word & !Self::FIELD_MASK != 0 {
                         return Err(DecodeError::ReservedBits { opcode: Opcode::#variant, bits: word & !Self::FIELD_MASK });
                     }
-                    let word__ = word;
+                    #word_binding
                     #( #dec_stmts )*
                     Ok(#name { #( #fids ),* })
                 }

@@ -175,20 +175,45 @@ fn regfile_item(t: &Type, rf: &RegFile, loc: &str) -> TokenStream {
             },
         )
     };
-    let in_range = if rf.lo == 0 {
-        quote! { bits <= #hi }
-    } else {
-        quote! { bits >= #lo && bits <= #hi }
+    // Comparisons that cannot fail are left out (clippy denies `x <= u8::MAX` and
+    // `… || false` in generated code as anywhere else).
+    let storage_max: u128 = match bits_s.as_str() {
+        "u8" => u8::MAX.into(),
+        "u16" => u16::MAX.into(),
+        "u32" => u32::MAX.into(),
+        _ => u64::MAX.into(),
     };
-    let named_check = if named_codes.is_empty() {
-        quote! { false }
-    } else {
-        quote! { matches!(bits, #( #named_codes )|*) }
+    let at_top = rf.hi >= storage_max;
+    let in_range = match (rf.lo == 0, at_top) {
+        (true, true) => None,
+        (true, false) => Some(quote! { bits <= #hi }),
+        (false, true) => Some(quote! { bits >= #lo }),
+        (false, false) => Some(quote! { bits >= #lo && bits <= #hi }),
     };
-    let outside = if rf.lo == 0 {
-        quote! { self.0 > #hi }
+    let from_bits_body = match (&in_range, named_codes.is_empty()) {
+        (None, _) => quote! { Some(#name(bits)) },
+        (Some(r), true) => quote! { if #r { Some(#name(bits)) } else { None } },
+        (Some(r), false) => quote! {
+            if (#r) || matches!(bits, #( #named_codes )|*) { Some(#name(bits)) } else { None }
+        },
+    };
+    let new_body = match &in_range {
+        None => quote! { Some(#name(n)) },
+        Some(r) => quote! {
+            let bits = n;
+            if #r { Some(#name(bits)) } else { None }
+        },
+    };
+    let outside = match (rf.lo == 0, at_top) {
+        (true, true) => quote! { false },
+        (true, false) => quote! { self.0 > #hi },
+        (false, true) => quote! { self.0 < #lo },
+        (false, false) => quote! { self.0 < #lo || self.0 > #hi },
+    };
+    let offset_ok = if at_top {
+        quote! { Some(bits) => Some(#name(bits)), }
     } else {
-        quote! { self.0 < #lo || self.0 > #hi }
+        quote! { Some(bits) if bits <= #hi => Some(#name(bits)), }
     };
     quote! {
         #doc
@@ -202,13 +227,12 @@ fn regfile_item(t: &Type, rf: &RegFile, loc: &str) -> TokenStream {
 
             /// The register with this code, or `None` for an undefined code.
             pub const fn from_bits(bits: #bits) -> Option<#name> {
-                if (#in_range) || #named_check { Some(#name(bits)) } else { None }
+                #from_bits_body
             }
 
             /// The numbered register `n`, or `None` outside the numbered range.
             pub const fn new(n: #bits) -> Option<#name> {
-                let bits = n;
-                if #in_range { Some(#name(bits)) } else { None }
+                #new_body
             }
 
             /// The register's code.
@@ -228,7 +252,7 @@ fn regfile_item(t: &Type, rf: &RegFile, loc: &str) -> TokenStream {
                     return None;
                 }
                 match self.0.checked_add(n) {
-                    Some(bits) if bits <= #hi => Some(#name(bits)),
+                    #offset_ok
                     _ => None,
                 }
             }
