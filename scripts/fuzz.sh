@@ -217,6 +217,17 @@ for k in "${!pids[@]}"; do
     fi
 done
 
+# A sample of the specs `spec_gen` found (its corpus) compiled under clippy: generated
+# code must be warning-free for every spec that checks, not only parse.
+case " ${targets[*]} " in
+*" spec_gen "*)
+    bash scripts/lint-specs.sh -n 40 fuzz/corpus/spec_gen || {
+        echo "fuzz.sh: generated code of a spec_gen spec is not clippy-clean (above)" >&2
+        status=1
+    }
+    ;;
+esac
+
 echo "fuzz.sh: summary (target, executions, seconds, executions/s)"
 for t in "${targets[@]}"; do
     execs=0 secs=0

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Compiles the generated code of many specs under clippy (warnings denied), as a crate
+# that depends on the API as a user's would: the generated code of every spec that
+# checks clean must be warning-free, not only the bundled spec's.
+#
+#   scripts/lint-specs.sh [-n N] PATH...
+#
+#   -n N   at most N specs, taken evenly from the ones that check clean (default 40)
+#   PATH   spec files, or directories of them (every file counts as one spec, as the
+#          `spec_gen` fuzz target feeds them: fuzz/corpus/spec_gen)
+#
+# Exit 1 when clippy finds anything (the spec files involved are named), 0 otherwise.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+
+max=40
+paths=()
+while [ $# -gt 0 ]; do
+    case "$1" in
+    -n) max="$2"; shift 2 ;;
+    -h | --help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) paths+=("$1"); shift ;;
+    esac
+done
+[ ${#paths[@]} -gt 0 ] || { echo "lint-specs.sh: give spec files or directories" >&2; exit 2; }
+
+cargo build --quiet --release --bin isa
+isa=./target/release/isa
+files=()
+for p in "${paths[@]}"; do
+    if [ -d "$p" ]; then
+        while IFS= read -r f; do files+=("$f"); done < <(find "$p" -maxdepth 1 -type f | sort)
+    elif [ -f "$p" ]; then
+        files+=("$p")
+    fi
+done
+clean=()
+for f in "${files[@]}"; do
+    if timeout 20 "$isa" check "$f" --quiet -A warnings >/dev/null 2>&1; then
+        clean+=("$f")
+    fi
+done
+echo "lint-specs.sh: ${#clean[@]} of ${#files[@]} specs check clean"
+[ ${#clean[@]} -gt 0 ] || exit 0
+
+crate="$root/target/lint-specs"
+rm -rf "$crate/src"
+mkdir -p "$crate/src"
+cat >"$crate/Cargo.toml" <<EOF
+[package]
+name = "lint-specs"
+version = "0.0.0"
+edition = "2021"
+publish = false
+
+[workspace]
+EOF
+printf '#![no_std]\n#![allow(rustdoc::all)]\n' >"$crate/src/lib.rs"
+step=$(((${#clean[@]} + max - 1) / max))
+n=0
+: >"$crate/specs.txt"
+for ((i = 0; i < ${#clean[@]}; i += step)); do
+    f="${clean[$i]}"
+    if timeout 60 "$isa" gen "$f" -o "$crate/src/m$n.rs" >/dev/null 2>&1; then
+        printf 'pub mod m%s {\n    include!("m%s.rs");\n}\n' "$n" "$n" >>"$crate/src/lib.rs"
+        echo "m$n $f" >>"$crate/specs.txt"
+        n=$((n + 1))
+    fi
+done
+echo "lint-specs.sh: clippy on the generated code of $n specs"
+if ! (cd "$crate" && CARGO_TARGET_DIR="$crate/target" cargo clippy --quiet --offline --lib -- -D warnings) 2>"$crate/clippy.log"; then
+    cat "$crate/clippy.log" >&2
+    echo "lint-specs.sh: clippy found problems in the code of these specs:" >&2
+    grep -o 'src/m[0-9]*\.rs' "$crate/clippy.log" | sort -u | while read -r m; do
+        id=$(basename "$m" .rs)
+        grep "^$id " "$crate/specs.txt" >&2 || true
+    done
+    exit 1
+fi
+echo "lint-specs.sh: clean"
