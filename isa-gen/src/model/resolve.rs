@@ -46,6 +46,7 @@ pub fn build(files: &[SpecFile], diags: &mut Diagnostics) -> Option<Model> {
         def_fields: Vec::new(),
         incomplete: Vec::new(),
         broken_types: HashSet::new(),
+        broken_words: HashSet::new(),
         unknown_types: HashMap::new(),
         field_errors: HashSet::new(),
     };
@@ -111,6 +112,8 @@ struct Resolver<'a> {
     incomplete: Vec<bool>,
     /// Types whose definition is in error: references to them report nothing more.
     broken_types: HashSet<String>,
+    /// Operand words whose definition is in error: their uses report nothing more.
+    broken_words: HashSet<String>,
     /// Unknown type names reported so far: the index of their error and how many
     /// further uses it stands for (one error per name, not one per use: a spec file
     /// checked without the file that defines its types would otherwise get hundreds).
@@ -290,16 +293,20 @@ impl<'a> Resolver<'a> {
 
     fn reg_file(&mut self, rf: &ast::RegFileDef) -> Option<RegFile> {
         let w = rf.width.value;
-        let mut range: Option<(String, u128, u128)> = None;
-        let mut named: Vec<(String, u128)> = Vec::new();
+        let mut range: Option<(String, u128, u128, Span)> = None;
+        // Each constant register with the span of its name and of its code.
+        let mut named: Vec<(String, u128, Span, Span)> = Vec::new();
         let mut ok = true;
         for item in &rf.items {
             match item {
                 ast::RegFileItem::Range { prefix, lo, hi } => {
-                    if range.is_some() {
-                        self.err(
-                            prefix.span,
-                            "a register file has one numbered range (`PREFIX lo..hi;`)",
+                    if let Some((_, _, _, first)) = range {
+                        self.diags.push(
+                            Diagnostic::error(
+                                prefix.span,
+                                "a register file has one numbered range (`PREFIX lo..hi;`)",
+                            )
+                            .with_secondary(first, "the first range"),
                         );
                         ok = false;
                     } else if lo.value > hi.value || !fits(hi.value, w) {
@@ -312,7 +319,12 @@ impl<'a> Resolver<'a> {
                         );
                         ok = false;
                     } else {
-                        range = Some((prefix.name.clone(), lo.value, hi.value));
+                        range = Some((
+                            prefix.name.clone(),
+                            lo.value,
+                            hi.value,
+                            prefix.span.to(hi.span),
+                        ));
                     }
                 }
                 ast::RegFileItem::Named { name, code } => {
@@ -325,19 +337,35 @@ impl<'a> Resolver<'a> {
                             ),
                         );
                         ok = false;
-                    } else if named
+                    } else if let Some((n, c, first, first_code)) = named
                         .iter()
-                        .any(|(n, c)| *n == name.name || *c == code.value)
+                        .find(|(n, c, _, _)| *n == name.name || *c == code.value)
                     {
-                        self.err(name.span, format!("`{}` repeats a name or code", name.name));
+                        let d = if *n == name.name {
+                            Diagnostic::error(
+                                name.span,
+                                format!("constant register `{n}` is defined twice"),
+                            )
+                            .with_secondary(*first, "first defined here")
+                        } else {
+                            Diagnostic::error(
+                                code.span,
+                                format!(
+                                    "`{}` has the code {c}, which `{n}` already has",
+                                    name.name
+                                ),
+                            )
+                            .with_secondary(*first_code, format!("the code of `{n}`"))
+                        };
+                        self.diags.push(d);
                         ok = false;
                     } else {
-                        named.push((name.name.clone(), code.value));
+                        named.push((name.name.clone(), code.value, name.span, code.span));
                     }
                 }
             }
         }
-        let Some((prefix, lo, hi)) = range else {
+        let Some((prefix, lo, hi, range_span)) = range else {
             if ok {
                 self.err(
                     rf.name.span,
@@ -355,22 +383,35 @@ impl<'a> Resolver<'a> {
             hi,
             named: Vec::new(),
         };
-        for (n, c) in &named {
+        for (n, c, name_span, code_span) in &named {
             if (lo..=hi).contains(c) {
-                self.err(
-                    rf.name.span,
-                    format!("constant register `{n}` reuses the code {c} of `{prefix}{c}`"),
+                self.diags.push(
+                    Diagnostic::error(
+                        *code_span,
+                        format!("constant register `{n}` reuses the code {c} of `{prefix}{c}`"),
+                    )
+                    .with_secondary(
+                        range_span,
+                        format!("the numbered registers {prefix}{lo}..{prefix}{hi}"),
+                    ),
                 );
                 ok = false;
             } else if let Some(k) = numbered.code_of(n) {
                 // `R0 = 255;` next to `R 0..254;`: the text `R0` would name two registers.
-                self.err(
-                    rf.name.span,
-                    format!("constant register `{n}` is written like numbered register {k}"),
+                self.diags.push(
+                    Diagnostic::error(
+                        *name_span,
+                        format!("constant register `{n}` is written like numbered register {k}"),
+                    )
+                    .with_secondary(
+                        range_span,
+                        format!("the numbered registers {prefix}{lo}..{prefix}{hi}"),
+                    ),
                 );
                 ok = false;
             }
         }
+        let named: Vec<(String, u128)> = named.into_iter().map(|(n, c, _, _)| (n, c)).collect();
         ok.then_some(RegFile {
             prefix,
             lo,
@@ -391,6 +432,7 @@ impl<'a> Resolver<'a> {
             }
             let Some(&ty) = self.type_index.get(&w.reg_file.name) else {
                 self.unknown_type(&w.reg_file);
+                self.broken_words.insert(w.name.name.clone());
                 continue;
             };
             let Some(rf) = self.model.types[ty.0].reg_file() else {
@@ -398,6 +440,7 @@ impl<'a> Resolver<'a> {
                     w.reg_file.span,
                     format!("`{}` is not a register file", w.reg_file.name),
                 );
+                self.broken_words.insert(w.name.name.clone());
                 continue;
             };
             if w.lo.value > w.hi.value || w.lo.value < rf.lo || w.hi.value > rf.hi {
@@ -408,6 +451,7 @@ impl<'a> Resolver<'a> {
                         w.lo.value, w.hi.value, rf.prefix, rf.lo, rf.prefix, rf.hi
                     ),
                 );
+                self.broken_words.insert(w.name.name.clone());
                 continue;
             }
             let id = WordId(self.model.words.len());
@@ -455,6 +499,22 @@ impl<'a> Resolver<'a> {
     }
 
     /// Reports an error about a field declaration once, however many opcodes have it.
+    /// Says which opcode a field's error was found in, when the field is declared by an
+    /// ancestor: the `Order` of that opcode decides the field's role.
+    fn in_opcode(&self, d: Diagnostic, opcode: &str, order: Option<Span>, f: &Field) -> Diagnostic {
+        if self.model.defs[f.origin.0].name == opcode {
+            return d;
+        }
+        let d = d.with_note(format!(
+            "found in opcode `{opcode}`, whose `Order` does not list `{}` (it inherits the field from `{}`)",
+            f.name, self.model.defs[f.origin.0].name
+        ));
+        match order {
+            Some(span) => d.with_secondary(span, format!("the `Order` of `{opcode}`")),
+            None => d,
+        }
+    }
+
     fn field_error(&mut self, d: Diagnostic) {
         if self.field_errors.insert((d.span, d.message.clone())) {
             self.diags.push(d);
@@ -1070,6 +1130,12 @@ impl<'a> Resolver<'a> {
                     ),
                 )
                 .with_note("only `__DefBitFieldType` types can be modifiers; list the field in `Order` to make it an operand");
+                let d = self.in_opcode(
+                    d,
+                    &self.model.defs[def.0].name.clone(),
+                    order_ast.map(|o| o.1),
+                    f,
+                );
                 self.field_error(d);
                 continue;
             };
@@ -1089,6 +1155,12 @@ impl<'a> Resolver<'a> {
                 )
                 .with_secondary(v.span, "value declared here")
                 .with_note("rename the value without `.`, or list the field in `Order` to make it an operand");
+                let d = self.in_opcode(
+                    d,
+                    &self.model.defs[def.0].name.clone(),
+                    order_ast.map(|o| o.1),
+                    f,
+                );
                 self.field_error(d);
             }
         }
@@ -1408,6 +1480,9 @@ impl<'a> Resolver<'a> {
     }
 
     fn unknown_operand(&mut self, fields: &[Field], id: &ast::Ident, ctx: &str) {
+        if self.broken_words.contains(&id.name) {
+            return; // its definition is in error, reported there
+        }
         let mut d = Diagnostic::error(id.span, format!("unknown operand `{}` in `{ctx}`", id.name))
             .with_label("no field or operand word of this name");
         let names: Vec<&str> = fields
