@@ -51,7 +51,7 @@ pub struct PrintOptions<'a> {
     pub symbols: Option<&'a dyn Fn(u64) -> Option<String>>,
     /// Immediates in decimal (`-16`) instead of hex (`-0x10`).
     pub decimal: bool,
-    /// Modifiers at their default value printed too (`BRA.NoCond`).
+    /// Modifiers at their default value printed too.
     pub show_defaults: bool,
 }
 

@@ -75,7 +75,8 @@ pub enum AsmErrorKind {
     Exception(&'static str, &'static str),
 }
 
-/// "`SHFL.UP` operand 4 (SrcB): expected a Reg or a UImm5, found UR3", or "… is missing".
+/// "`MNEMONIC` operand 4 (its label): expected a KIND or a KIND, found TEXT", or "… is
+/// missing".
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Expect {
     /// 1-based operand numbers (a second one when an optional operand was left out).
@@ -322,10 +323,22 @@ impl core::fmt::Display for AsmErrorDisplay<'_> {
                         )
                     }
                     Problem::NeedsRange(bits) => {
-                        write!(
-                            f,
-                            "a {bits}-bit operand: write a register range such as R[2:3]"
-                        )
+                        // The range the written register starts: `V4` → `V[4:5]`.
+                        let digits = found.len()
+                            - found.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+                        let (prefix, n) = found.split_at(found.len() - digits);
+                        let count = u64::from(bits).div_ceil(32);
+                        match n.parse::<u64>() {
+                            Ok(n) if !prefix.is_empty() => write!(
+                                f,
+                                "a {bits}-bit operand: write the register range {prefix}[{n}:{}]",
+                                n + count - 1
+                            ),
+                            _ => write!(
+                                f,
+                                "a {bits}-bit operand: write a register range (`PREFIX[first:last]`, {count} registers)"
+                            ),
+                        }
                     }
                     Problem::NoSuchRegister => write!(f, "{found} does not exist"),
                     Problem::ConstMem => write!(f, "{found}: bank or offset out of range"),
@@ -368,7 +381,7 @@ pub struct FormatOptions<'a> {
     pub symbols: Option<&'a dyn Fn(u64) -> Option<&'a str>>,
     /// Immediates in decimal (`-16`) instead of hex (`-0x10`).
     pub decimal: bool,
-    /// Modifiers at their default value printed too (`BRA.NoCond`).
+    /// Modifiers at their default value printed too.
     pub show_defaults: bool,
 }
 
@@ -449,7 +462,7 @@ fn write_hex<W: core::fmt::Write>(w: &mut W, v: i128) -> core::fmt::Result {
     w.write_str(core::str::from_utf8(&buf[i..]).unwrap_or("?"))
 }
 
-/// The mnemonic with its modifiers as written (`SHFL.UP`), for messages.
+/// The mnemonic with its modifiers as written, for messages.
 fn mnemonic_text(line: &str) -> &str {
     let t = line.trim_start();
     let t = match t.strip_prefix('@') {
@@ -1111,7 +1124,7 @@ enum Kind {
 #[derive(Clone, Copy, Debug)]
 struct OperandSpec {
     kind: Kind,
-    /// The main field (the constant-memory field of `C[…]`, the register of `UR[…]`).
+    /// The main field (the constant-memory field of `C[…]`, the register of `PREFIX[…]`).
     at: At,
     subs: &'static [Sub],
     label: &'static str,

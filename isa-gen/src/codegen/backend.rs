@@ -150,14 +150,14 @@ impl Gen<'_> {
                     }
                 }
 
-                /// The register's name (`R5`, `RZ`, `B3`).
+                /// The register's name, as assembly writes it.
                 pub const fn name(self) -> &'static str {
                     match self {
                         #( RegRef::#variants(r) => r.name(), )*
                     }
                 }
 
-                /// Whether this is a named constant register (`RZ`, `PT`): it holds no
+                /// Whether this is a named constant register of its file: it holds no
                 /// state, reads give a constant and writes are dropped.
                 pub const fn is_constant(self) -> bool {
                     match self {

@@ -148,7 +148,8 @@ pub struct RegOperandInfo {
     pub access: Access,
     /// The guard predicate.
     pub guard: bool,
-    /// The register part of an address operand (`c[0x0][UR4+…]`, `UR[UR2+…]`).
+    /// The register part of a composite operand: constant memory addressed by a
+    /// register, or a register indexed by a register (`PREFIX[reg+offset]`).
     pub index: bool,
     /// The field holding the register's code (index into [`OpcodeInfo::fields`]);
     /// `None` for an operand word, which stands for fixed registers.
@@ -179,7 +180,7 @@ impl RegOperandInfo {
 pub struct RegOperand {
     /// The operand's static metadata.
     pub info: &'static RegOperandInfo,
-    /// Its (first) register. Constant registers (`RZ`, `PT`) are included: see
+    /// Its (first) register. Named constant registers are included: see
     /// [`RegRef::is_constant`].
     pub reg: RegRef,
     /// How many consecutive registers it covers in this instance.

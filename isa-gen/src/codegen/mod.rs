@@ -452,7 +452,7 @@ impl Gen<'_> {
                 ConstMem,
                 /// Constant memory addressed by a register: `c[bank][reg+offset]`.
                 ConstMemIndexed,
-                /// A register chosen by another register plus an offset: `UR[reg+offset]`.
+                /// A register chosen by another register plus an offset: `PREFIX[reg+offset]`.
                 RegisterIndexed(&'static str),
                 /// A value of the named bit-field type.
                 Enum(&'static str),
@@ -515,9 +515,9 @@ impl Gen<'_> {
             /// Static metadata of an opcode.
             #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
             pub struct OpcodeInfo {
-                /// Spec name (`SHFL_RRR`).
+                /// The opcode's name in the spec.
                 pub name: &'static str,
-                /// Spec name of its optype (`SHFL`), the assembly mnemonic.
+                /// The name of its optype in the spec: the assembly mnemonic (`_` written `.`).
                 pub optype: &'static str,
                 /// Bits that identify the opcode, and their value.
                 pub fixed_mask: u128,
@@ -599,7 +599,7 @@ impl Gen<'_> {
         quote! {
             /// A register (or register-like operand) an instruction reads or writes.
             ///
-            /// Constant registers (`RZ`, `PT`, …) are never listed: they hold no state.
+            /// Named constant registers are never listed: they hold no state.
             /// An operand wider than 32 bits lists each register it spans.
             #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
             pub enum RegRef {
@@ -1453,7 +1453,7 @@ impl Gen<'_> {
                 /// Every opcode, in spec order.
                 pub const ALL: &'static [Opcode] = &[ #( Opcode::#variants ),* ];
 
-                /// The spec name (`SHFL_RRR`).
+                /// The opcode's name in the spec.
                 pub const fn name(self) -> &'static str {
                     match self {
                         #( Opcode::#variants => #spec_names, )*

@@ -152,10 +152,19 @@ fn regfile_item(t: &Type, rf: &RegFile, loc: &str) -> TokenStream {
             .map(|c| rf.name_of(c).unwrap_or_else(|| "?".to_string()))
             .collect();
         let n = lit(names.len() as u128, "usize");
+        let name_doc = format!(
+            " The register's name (`{}{}`{}).",
+            rf.prefix,
+            rf.lo,
+            rf.named
+                .first()
+                .map(|(n, _)| format!(", `{n}`"))
+                .unwrap_or_default()
+        );
         (
             quote! {
                 impl #name {
-                    /// The register's name (`R5`, `RZ`).
+                    #[doc = #name_doc]
                     pub const fn name(self) -> &'static str {
                         const NAMES: [&str; #n] = [ #( #names ),* ];
                         NAMES[self.0 as usize]
