@@ -169,13 +169,19 @@
 
 mod bru;
 mod exec;
+mod livelock;
 mod machine;
+pub mod observe;
+mod snapshot;
 mod sync;
 pub mod udp;
 mod warp;
 
 pub use bru::bra_branch_mask;
-pub use machine::{Event, EventKind, Fault, FaultKind, Machine, Program, Slot, Stop};
+pub use machine::{
+    CycleStep, Event, EventKind, Fault, FaultKind, Machine, Program, Slot, Stop, LIVELOCK_SHOWN,
+};
+pub use observe::{guard_lanes, Change, Changes, Observer, Step};
 pub use sync::{elect_leader, redux, shfl_lane, vote};
 pub use warp::{
     lanes_of, sreg_is_computed, ConstMem, Warp, CMEM_BANKS, CMEM_BANK_SIZE, CYCLES_PER_NS,

@@ -114,18 +114,18 @@ pub fn sreg_is_computed(s: SReg) -> bool {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Warp {
     /// `gpr[r][lane]` for R0..R254.
-    gpr: Box<[[u32; LANES]; 255]>,
+    pub(crate) gpr: Box<[[u32; LANES]; 255]>,
     /// Bit `r` set: R`r` was written (or set by the caller).
-    gpr_touched: [u64; 4],
+    pub(crate) gpr_touched: [u64; 4],
     /// Bit `lane` of `pred[p]` for P0..P6.
-    pred: [u32; 7],
-    pred_touched: u8,
+    pub(crate) pred: [u32; 7],
+    pub(crate) pred_touched: u8,
     /// UR0..UR62.
-    ur: [u32; 63],
-    ur_touched: u64,
+    pub(crate) ur: [u32; 63],
+    pub(crate) ur_touched: u64,
     /// Bit `p` for UP0..UP6.
-    upred: u8,
-    upred_touched: u8,
+    pub(crate) upred: u8,
+    pub(crate) upred_touched: u8,
     /// B0..B15.
     pub breg: [u32; 16],
     /// Lanes that have not exited.
@@ -145,9 +145,9 @@ pub struct Warp {
     /// Constant memory.
     pub cmem: ConstMem,
     /// Stored (warp-uniform) special registers, by `SReg` code.
-    sreg: [u32; 256],
+    pub(crate) sreg: [u32; 256],
     /// Codes of stored special registers that were set or written.
-    sreg_touched: [u64; 4],
+    pub(crate) sreg_touched: [u64; 4],
     /// The GETREG/SETREG address space beyond the special registers (addresses
     /// ≥ 0x100); unwritten addresses read 0.
     pub regspace: BTreeMap<u32, u32>,
