@@ -33,6 +33,8 @@ mod num;
 mod run;
 mod spec;
 mod text;
+mod timeline;
+mod trace;
 
 use isa_gen::diag::{Lint, LintLevels};
 use spec::{Format, Show};
