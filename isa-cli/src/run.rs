@@ -39,7 +39,9 @@ use std::process::ExitCode;
 
 use isa::{Pred, Reg, SReg, UPred, UReg};
 use isa_gen::asm::program;
-use isa_runtime::{Event, EventKind, FaultKind, Machine, Program, Stop, Warp, CMEM_BANK_SIZE, LANES};
+use isa_runtime::{
+    Event, EventKind, FaultKind, Machine, Program, Stop, Warp, CMEM_BANK_SIZE, LANES,
+};
 use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 
 use crate::asm;

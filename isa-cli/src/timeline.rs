@@ -133,7 +133,12 @@ impl Timeline {
             esc(title)
         );
         for (k, line) in summary_lines.iter().enumerate() {
-            let _ = writeln!(o, "<text x=\"8\" y=\"{}\">{}</text>", 36 + 13 * k, esc(line));
+            let _ = writeln!(
+                o,
+                "<text x=\"8\" y=\"{}\">{}</text>",
+                36 + 13 * k,
+                esc(line)
+            );
         }
         // Legend.
         let mut x = 8;
@@ -179,10 +184,10 @@ impl Timeline {
                 y += gap;
             }
             // The step after the band, to mark a reconvergence at its last column.
-            let next = bands.get(k + 1).and_then(|b| b.first()).filter(|n| {
-                band.last()
-                    .is_some_and(|l| n.number == l.number + 1)
-            });
+            let next = bands
+                .get(k + 1)
+                .and_then(|b| b.first())
+                .filter(|n| band.last().is_some_and(|l| n.number == l.number + 1));
             self.band(&mut o, band, next, cycle_from, y);
             y += BAND_H;
         }
@@ -205,10 +210,7 @@ impl Timeline {
             let x = LEFT + c * CELL_W + CELL_W - 2;
             let text = self.text(col.pc);
             let short: String = if text.chars().count() > TEXT_CHARS {
-                text.chars()
-                    .take(TEXT_CHARS - 1)
-                    .chain(['…'])
-                    .collect()
+                text.chars().take(TEXT_CHARS - 1).chain(['…']).collect()
             } else {
                 text.to_string()
             };

@@ -151,7 +151,7 @@ impl<W: Write> Observer for Trace<W> {
             hex32(s.active_mask),
             q(text)
         );
-        let changes = self.changes.update(w);
+        let changes = self.changes.update(s, w);
         writes(&mut self.line, changes, w);
         self.line.push('}');
         self.emit();

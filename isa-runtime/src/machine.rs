@@ -6,7 +6,7 @@ use isa::{DecodeError, Instruction, ValidationError};
 
 use crate::livelock::Detector;
 use crate::observe::{guard_lanes, Observer, Step, Unobserved};
-use crate::warp::{Warp, INST_SIZE};
+use crate::warp::{Warp, Written, INST_SIZE};
 
 /// A program: decoded once, at load time. A word that does not decode (or violates
 /// one of the spec's `__Exception` conditions) is kept as such and faults only if it
@@ -396,20 +396,29 @@ impl Machine {
             };
             return Err(self.fault_at(self.last_pc.unwrap_or(pc), kind));
         }
-        // What the observer is told about the state before the instruction.
-        let before = if OBSERVE {
-            [
+        // What the observer is told about the state before the instruction; the
+        // "written" sets are emptied so that they collect this step's writes.
+        let (before, earlier) = if OBSERVE {
+            let guard = guard_lanes(w, insn);
+            let masks = [
                 w.valid_mask,
                 w.active_mask,
                 w.yield_mask,
                 w.sleep_mask,
-                guard_lanes(w, insn),
-            ]
+                guard,
+            ];
+            (masks, w.take_written())
         } else {
-            [0; 5]
+            ([0; 5], Written::default())
         };
         let cycle = w.cycle;
-        match crate::exec::execute(w, insn) {
+        let result = crate::exec::execute(w, insn);
+        let written = if OBSERVE {
+            w.merge_written(earlier)
+        } else {
+            earlier
+        };
+        match result {
             Ok(ev) => {
                 if let Some((kind, lanes)) = ev {
                     self.events.push(Event {
@@ -440,6 +449,7 @@ impl Machine {
                         } else {
                             None
                         },
+                        written,
                     };
                     observer.step(&step, &self.warp);
                 }

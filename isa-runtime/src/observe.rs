@@ -2,7 +2,7 @@
 //! and [`Machine::step_observed`](crate::Machine::step_observed) call an [`Observer`]
 //! after every instruction, with what ran ([`Step`]) and the warp after it, so a
 //! testbench can compare the state with an RTL model's at every step, or write a
-//! trace. [`Changes`] tells which state each step changed.
+//! trace. [`Changes`] tells which state each step wrote or changed.
 //!
 //! ```
 //! use isa_runtime::{Change, Changes, Machine, Observer, Program, Step, Stop, Warp};
@@ -11,7 +11,7 @@
 //! struct Log(Changes, Vec<(u64, Vec<Change>)>);
 //! impl Observer for Log {
 //!     fn step(&mut self, step: &Step<'_>, warp: &Warp) {
-//!         let changed = self.0.update(warp).to_vec();
+//!         let changed = self.0.update(step, warp).to_vec();
 //!         self.1.push((step.pc, changed));
 //!     }
 //! }
@@ -30,11 +30,12 @@
 //! [`Machine::step`](crate::Machine::step)) none of this is computed: the observed
 //! and the plain step are one function instantiated twice.
 
+use std::collections::BTreeMap;
+
 use isa::{BReg, FieldRole, Instruction, OperandKind, Pred, Reg, SReg, UPred, UReg};
 
 use crate::machine::Event;
-use crate::snapshot::Snapshot;
-use crate::warp::Warp;
+use crate::warp::{Warp, Written, LANES};
 
 /// One executed instruction, as an [`Observer`] is told of it.
 #[derive(Clone, Copy, Debug)]
@@ -60,6 +61,8 @@ pub struct Step<'a> {
     pub guard: u32,
     /// The event it reported, if any.
     pub event: Option<&'a Event>,
+    /// What it wrote ([`Changes`] lists it).
+    pub(crate) written: Written,
 }
 
 /// Watches a run; see the module docs.
@@ -122,33 +125,113 @@ pub enum Change {
     Rpc(u32),
 }
 
-/// Which state each step changed: keeps a copy of the warp's state and compares.
+/// What each step wrote or changed, for a trace or a step-by-step comparison.
 ///
-/// The list is in the state file's order: registers, predicates, uniform registers,
-/// uniform predicates, B registers, special registers, the register store, the
-/// masks, RPC. `ActivePC`, the cycle counter and the NANOSLEEP timer are not listed
-/// (the next step's [`Step::pc`] and [`Step::cycle`] tell them). A write that stores
-/// the value a register already had is no change.
+/// Listed are the registers, predicates, uniform registers and predicates and special
+/// registers the instruction wrote (as a register file's write port would: also when
+/// the value stays the same), and the B registers, register-store addresses, masks
+/// and resume PCs whose value changed, in the state file's order: registers,
+/// predicates, uniform registers, uniform predicates, B registers, special registers,
+/// the register store, the masks, RPC. `ActivePC`, the cycle counter and the
+/// NANOSLEEP timer are not listed (the next step's [`Step::pc`] and [`Step::cycle`]
+/// tell them).
 #[derive(Clone, Debug)]
 pub struct Changes {
-    copy: Snapshot,
+    breg: [u32; 16],
+    masks: [u32; 5],
+    rpc: [u64; LANES],
+    regspace: BTreeMap<u32, u32>,
     list: Vec<Change>,
+}
+
+fn masks(w: &Warp) -> [u32; 5] {
+    [
+        w.valid_mask,
+        w.active_mask,
+        w.yield_mask,
+        w.sleep_mask,
+        w.switch_mask,
+    ]
+}
+
+/// Each `1` bit of `bits` (64 per word), as a number.
+fn bit_numbers(bits: &[u64]) -> impl Iterator<Item = usize> + '_ {
+    bits.iter().enumerate().flat_map(|(k, &word)| {
+        (0..64)
+            .filter(move |b| word >> b & 1 == 1)
+            .map(move |b| 64 * k + b)
+    })
 }
 
 impl Changes {
     /// Starts from `warp`'s state (before the first step).
     pub fn new(warp: &Warp) -> Changes {
         Changes {
-            copy: Snapshot::of(warp),
+            breg: warp.breg,
+            masks: masks(warp),
+            rpc: warp.rpc,
+            regspace: warp.regspace.clone(),
             list: Vec::new(),
         }
     }
 
-    /// What changed in `warp` since the last call (or [`Changes::new`]).
-    pub fn update(&mut self, warp: &Warp) -> &[Change] {
-        self.list.clear();
-        self.copy.diff(warp, &mut self.list);
-        &self.list
+    /// What `step` wrote or changed; `warp` is the state after it, as the observer
+    /// was given it. Steps must be given in order.
+    pub fn update(&mut self, step: &Step<'_>, warp: &Warp) -> &[Change] {
+        let out = &mut self.list;
+        out.clear();
+        let wr = &step.written;
+        out.extend(bit_numbers(&wr.gpr).filter_map(|n| Reg::new(n as u8).map(Change::Gpr)));
+        out.extend(
+            bit_numbers(&[u64::from(wr.pred)]).filter_map(|n| Pred::new(n as u8).map(Change::Pred)),
+        );
+        out.extend(bit_numbers(&[wr.ur]).filter_map(|n| UReg::new(n as u8).map(Change::UReg)));
+        out.extend(
+            bit_numbers(&[u64::from(wr.upred)])
+                .filter_map(|n| UPred::new(n as u8).map(Change::UPred)),
+        );
+        for (b, (old, new)) in self.breg.iter_mut().zip(&warp.breg).enumerate() {
+            if old != new {
+                *old = *new;
+                out.push(Change::BReg(BReg::ALL[b]));
+            }
+        }
+        out.extend(
+            bit_numbers(&wr.sreg).filter_map(|n| SReg::from_bits(n as u8).map(Change::SReg)),
+        );
+        if self.regspace != warp.regspace {
+            for (a, v) in &warp.regspace {
+                if self.regspace.get(a) != Some(v) {
+                    out.push(Change::RegSpace(*a));
+                }
+            }
+            self.regspace.clone_from(&warp.regspace);
+        }
+        let now = masks(warp);
+        let kinds = [
+            Change::ValidMask,
+            Change::ActiveMask,
+            Change::YieldMask,
+            Change::SleepMask,
+            Change::SwitchMask,
+        ];
+        for ((old, new), kind) in self.masks.iter_mut().zip(now).zip(kinds) {
+            if *old != new {
+                *old = new;
+                out.push(kind);
+            }
+        }
+        let mut lanes = 0u32;
+        for (l, (old, new)) in self.rpc.iter_mut().zip(&warp.rpc).enumerate() {
+            if old != new {
+                *old = *new;
+                lanes |= 1 << l;
+            }
+        }
+        if lanes != 0 {
+            out.push(Change::Rpc(lanes));
+        }
+        out
     }
 }
 

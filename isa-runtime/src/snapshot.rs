@@ -1,5 +1,4 @@
-//! A copy of a warp's architectural state, kept to compare the warp with later: which
-//! state a step changed (the observer's [`Change`]s) and whether the warp came back to
+//! A copy of a warp's architectural state, kept to tell whether the warp came back to
 //! a state it was in (livelock detection).
 //!
 //! The state is everything that decides what the warp does next: registers,
@@ -11,9 +10,6 @@
 
 use std::collections::BTreeMap;
 
-use isa::{BReg, Pred, Reg, SReg, UPred, UReg};
-
-use crate::observe::Change;
 use crate::warp::{Warp, LANES};
 
 /// See the module docs.
@@ -121,82 +117,5 @@ impl Snapshot {
             && rows(&self.gpr_touched, &w.gpr_touched).all(|n| self.gpr[n] == w.gpr[n])
             && self.sreg == w.sreg
             && self.regspace == w.regspace
-    }
-
-    /// Appends to `out` what differs in `w` from the copy (in the state file's order:
-    /// registers, predicates, uniform registers and predicates, B registers, special
-    /// registers, masks, RPC), and updates the copy.
-    pub(crate) fn diff(&mut self, w: &Warp, out: &mut Vec<Change>) {
-        for n in rows(&self.gpr_touched, &w.gpr_touched) {
-            if self.gpr[n] != w.gpr[n] {
-                self.gpr[n] = w.gpr[n];
-                out.extend(Reg::new(n as u8).map(Change::Gpr));
-            }
-        }
-        self.gpr_touched = w.gpr_touched;
-        for (n, (old, new)) in self.pred.iter_mut().zip(&w.pred).enumerate() {
-            if old != new {
-                *old = *new;
-                out.extend(Pred::new(n as u8).map(Change::Pred));
-            }
-        }
-        for (n, (old, new)) in self.ur.iter_mut().zip(&w.ur).enumerate() {
-            if old != new {
-                *old = *new;
-                out.extend(UReg::new(n as u8).map(Change::UReg));
-            }
-        }
-        let flipped = self.upred ^ w.upred;
-        for n in 0..7 {
-            if flipped >> n & 1 == 1 {
-                out.extend(UPred::new(n).map(Change::UPred));
-            }
-        }
-        self.upred = w.upred;
-        for (b, (old, new)) in self.breg.iter_mut().zip(&w.breg).enumerate() {
-            if old != new {
-                *old = *new;
-                out.push(Change::BReg(BReg::ALL[b]));
-            }
-        }
-        for (n, (old, new)) in self.sreg.iter_mut().zip(&w.sreg).enumerate() {
-            if old != new {
-                *old = *new;
-                out.extend(SReg::from_bits(n as u8).map(Change::SReg));
-            }
-        }
-        if self.regspace != w.regspace {
-            for (a, v) in &w.regspace {
-                if self.regspace.get(a) != Some(v) {
-                    out.push(Change::RegSpace(*a));
-                }
-            }
-            self.regspace.clone_from(&w.regspace);
-        }
-        let masks = [
-            (&mut self.valid_mask, w.valid_mask, Change::ValidMask),
-            (&mut self.active_mask, w.active_mask, Change::ActiveMask),
-            (&mut self.yield_mask, w.yield_mask, Change::YieldMask),
-            (&mut self.sleep_mask, w.sleep_mask, Change::SleepMask),
-            (&mut self.switch_mask, w.switch_mask, Change::SwitchMask),
-        ];
-        for (old, new, change) in masks {
-            if *old != new {
-                *old = new;
-                out.push(change);
-            }
-        }
-        let mut lanes = 0u32;
-        for (l, (old, new)) in self.rpc.iter_mut().zip(&w.rpc).enumerate() {
-            if old != new {
-                *old = *new;
-                lanes |= 1 << l;
-            }
-        }
-        if lanes != 0 {
-            out.push(Change::Rpc(lanes));
-        }
-        self.active_pc = w.active_pc;
-        self.timer_left = timer_left(w);
     }
 }

@@ -105,6 +105,18 @@ pub fn sreg_is_computed(s: SReg) -> bool {
     )
 }
 
+/// Which registers, predicates, uniform registers and predicates and special
+/// registers were written: since the warp was made (what a report lists), or by one
+/// step (what an observer is told).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Written {
+    pub(crate) gpr: [u64; 4],
+    pub(crate) pred: u8,
+    pub(crate) ur: u64,
+    pub(crate) upred: u8,
+    pub(crate) sreg: [u64; 4],
+}
+
 /// Architectural state of one warp.
 ///
 /// Register accessors apply the constant-register rules (`RZ`/`URZ` read 0, `PT`/`UPT`
@@ -465,6 +477,42 @@ impl Warp {
             }
         } else {
             self.regspace.insert(addr, value);
+        }
+    }
+
+    /// Clears the "written" sets and returns them, so that the next step's writes can
+    /// be told apart; [`Warp::merge_written`] puts them back.
+    pub(crate) fn take_written(&mut self) -> Written {
+        let w = self.written();
+        self.gpr_touched = [0; 4];
+        self.pred_touched = 0;
+        self.ur_touched = 0;
+        self.upred_touched = 0;
+        self.sreg_touched = [0; 4];
+        w
+    }
+
+    /// Adds `earlier` back to the "written" sets; returns what was written since
+    /// [`Warp::take_written`].
+    pub(crate) fn merge_written(&mut self, earlier: Written) -> Written {
+        let now = self.written();
+        for k in 0..4 {
+            self.gpr_touched[k] |= earlier.gpr[k];
+            self.sreg_touched[k] |= earlier.sreg[k];
+        }
+        self.pred_touched |= earlier.pred;
+        self.ur_touched |= earlier.ur;
+        self.upred_touched |= earlier.upred;
+        now
+    }
+
+    fn written(&self) -> Written {
+        Written {
+            gpr: self.gpr_touched,
+            pred: self.pred_touched,
+            ur: self.ur_touched,
+            upred: self.upred_touched,
+            sreg: self.sreg_touched,
         }
     }
 
