@@ -60,11 +60,12 @@ fn pred(n: u8, lanes: u32) -> String {
     format!("\"P{n}\": [{}]", v.join(", "))
 }
 
-/// Lanes 0..15 wait at BSYNC B0, lanes 24..31 at BSYNC B1, lanes 16..23 yielded: the
-/// two BSYNCs switch to each other forever (isa-runtime/tests/livelock.rs traces it).
+/// Lanes 0..15 wait at BSYNC B0, lanes 24..31 at BSYNC B1, and lanes 16..23, which
+/// both wait for, yielded: the two BSYNCs switch to each other forever
+/// (isa-runtime/tests/livelock.rs traces it).
 const LIVELOCK: &str = "\
-        BSSY B0, `(.L_x)
-        BSSY B1, `(.L_d)
+        @!P1 BSSY B0, `(.L_x)
+        @P2 BSSY B1, `(.L_d)
         @P1 BRA `(.L_d)
         @P0 BRA `(.L_c)
         BRA `(.L_x)
@@ -82,9 +83,10 @@ fn a_livelock_stops_at_once_with_exit_2() {
     let state = write(
         "livelock.json",
         &format!(
-            "{{\"pred\": {{{}, {}}}}}",
+            "{{\"pred\": {{{}, {}, {}}}}}",
             pred(0, 0x00ff_0000),
-            pred(1, 0xff00_0000)
+            pred(1, 0xff00_0000),
+            pred(2, 0xffff_0000)
         ),
     );
     let t = Instant::now();
@@ -447,9 +449,10 @@ fn a_livelock_is_framed_in_the_timeline() {
     let state = write(
         "livelock_tl.json",
         &format!(
-            "{{\"pred\": {{{}, {}}}}}",
+            "{{\"pred\": {{{}, {}, {}}}}}",
             pred(0, 0x00ff_0000),
-            pred(1, 0xff00_0000)
+            pred(1, 0xff00_0000),
+            pred(2, 0xffff_0000)
         ),
     );
     let svg = path("livelock.svg");

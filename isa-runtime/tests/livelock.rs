@@ -7,15 +7,16 @@ use common::*;
 
 use isa_runtime::{CycleStep, FaultKind, Machine, Stop};
 
-/// The livelock of the spec's BSYNC. Lanes A = 0..15 wait at BSYNC B0, D = 24..31 at a
-/// second sync point (BSYNC B1, or WARPSYNC 0xffffffff), and C = 16..23, which both
-/// sync points wait for, have YIELDed. Each sync point finds a non-yielded lane that
-/// has not arrived (the other group) and switches to it instead of releasing; C never
-/// runs again.
+/// The livelock of the spec's BSYNC. Lanes A = 0..15 and C = 16..23 sync at .L_x
+/// (B0), C and D = 24..31 at .L_d (B1, or a WARPSYNC of every lane). C yields before
+/// either. A's BSYNC then misses only C, which yielded, and should let A go (the yield
+/// release of the BRU description); the pseudocode switches to a non-yielded lane
+/// outside B0 first: D. D's sync point misses only C too and switches back to A. C
+/// never runs again. (Without the YIELD the program ends: C would reach .L_x.)
 fn yielded_lanes_program(second_sync: &str) -> Machine {
     let src = format!(
-        "        BSSY B0, `(.L_x)            // 0x00: B0 = all lanes
-                 BSSY B1, `(.L_d)            // 0x10: B1 = all lanes
+        "        @!P1 BSSY B0, `(.L_x)       // 0x00: B0 = A | C
+                 @P2 BSSY B1, `(.L_d)        // 0x10: B1 = C | D
                  @P1 BRA `(.L_d)             // 0x20: D waits at .L_d (RPC 0x90)
                  @P0 BRA `(.L_c)             // 0x30: C waits at .L_c (RPC 0x50)
                  BRA `(.L_x)                 // 0x40: A
@@ -29,6 +30,7 @@ fn yielded_lanes_program(second_sync: &str) -> Machine {
     start(&src, |w| {
         w.set_pred_lanes(p(0), u32::MAX, C);
         w.set_pred_lanes(p(1), u32::MAX, D);
+        w.set_pred_lanes(p(2), u32::MAX, C | D);
     })
 }
 
@@ -64,10 +66,11 @@ fn step(pc: u64, text: &str, lanes: u32) -> CycleStep {
 
 #[test]
 fn two_bsyncs_waiting_on_yielded_lanes_are_a_livelock() {
-    // Steps 1..5: BSSY, BSSY, the two partial BRAs, A's BRA. 6: A's BSYNC B0 switches
-    // to C (lowest lane of the missing 0xffff0000). 7: C's YIELD goes back to A.
-    // 8: A's BSYNC B0 misses C and D; C yielded, so it switches to D. 9: D's BSYNC B1
-    // (B1 = A | C now) switches to A. From then on steps 8 and 9 repeat.
+    // Steps 1..5: BSSY, BSSY, the two partial BRAs, A's BRA. 6: A's BSYNC B0 misses
+    // C (B0 = C now) and switches to it. 7: C's YIELD goes back to A (the lowest
+    // other lane). 8: A's BSYNC B0 misses only C, which yielded: no candidate in B0,
+    // so it switches to D (`mask_ny_nb`). 9: D's BSYNC B1 misses only C (B1 = C now)
+    // and switches to A the same way. From then on steps 8 and 9 repeat.
     let mut m = yielded_lanes_program("BSYNC B1");
     let stop = m.run(1_000_000);
     let msg = match &stop {
@@ -86,7 +89,7 @@ fn two_bsyncs_waiting_on_yielded_lanes_are_a_livelock() {
     assert_eq!(pc, 0x90);
     let w = &m.warp;
     assert_eq!((w.active_pc, w.active_mask, w.yield_mask), (0x90, D, C));
-    assert_eq!((w.breg[0], w.breg[1]), (0xffff_0000, 0x00ff_ffff));
+    assert_eq!((w.breg[0], w.breg[1]), (C, C));
     assert_eq!((w.rpc[0], w.rpc[16], w.rpc[24]), (0x70, 0x60, 0x90));
     // Found early: the cycle begins after step 9; the first check (step 16) keeps
     // the state, the second (step 32) finds it again, two more steps confirm it.
@@ -102,7 +105,8 @@ fn two_bsyncs_waiting_on_yielded_lanes_are_a_livelock() {
 #[test]
 fn a_bsync_and_a_warpsync_waiting_on_yielded_lanes_are_a_livelock() {
     // As above until step 8 (A's BSYNC B0 switches to D); D's WARPSYNC 0xffffffff
-    // misses A and C, C yielded: it switches to A. Steps 7..8 repeat from step 8 on.
+    // misses A and C, C yielded: it switches to A. Steps 9 and 10 repeat steps 7
+    // and 8 (the WARPSYNC leaves B1 alone).
     let mut m = yielded_lanes_program("WARPSYNC 0xffffffff");
     let (pc, period, cycle, _, starved, yielded) = livelock(m.run(1_000_000));
     assert_eq!(period, 2);
