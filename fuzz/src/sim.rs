@@ -229,7 +229,7 @@ impl Observer for Replay {
         assert_eq!(s.number, self.steps + 1, "steps out of order");
         self.steps = s.number;
         assert!(
-            (self.base..self.end).contains(&s.pc) && (s.pc - self.base) % 16 == 0,
+            (self.base..self.end).contains(&s.pc) && (s.pc - self.base).is_multiple_of(16),
             "pc {:#x} is not an instruction of the program",
             s.pc
         );

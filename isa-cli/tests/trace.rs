@@ -11,7 +11,6 @@ use serde_json::{Map, Value};
 
 // The random SIMT programs and the label-aware assembler of isa-runtime's tests.
 #[path = "../../isa-runtime/tests/common/mod.rs"]
-#[allow(dead_code)]
 mod common;
 
 fn dir() -> PathBuf {
