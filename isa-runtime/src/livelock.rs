@@ -208,11 +208,13 @@ impl Machine {
         let starved = w.valid_mask & !ran;
         let kind = FaultKind::Livelock {
             period,
-            cycle,
             more,
             starved,
             yielded: starved & w.yield_mask,
         };
-        self.fault_at(w.active_pc, kind)
+        Fault {
+            cycle,
+            ..self.fault_at(w.active_pc, kind)
+        }
     }
 }

@@ -133,14 +133,12 @@ pub enum FaultKind {
     /// The warp came back to a state it had been in (every register, predicate,
     /// mask, PC, B register and the timer alike) without reading the clock since: it
     /// would repeat the same steps forever. The spec's BSYNC can do this (see the
-    /// crate docs).
+    /// crate docs). [`Fault::cycle`] lists what the cycle runs.
     Livelock {
         /// Steps in one turn of the cycle.
         period: u64,
-        /// What the cycle runs, in order: each (address, lanes) pair once, at most
-        /// [`LIVELOCK_SHOWN`] of them.
-        cycle: Vec<CycleStep>,
-        /// Whether the cycle runs more pairs than `cycle` lists.
+        /// Whether the cycle runs more (address, lanes) pairs than
+        /// [`Fault::cycle`] lists.
         more: bool,
         /// Valid lanes that never run in the cycle.
         starved: u32,
@@ -187,34 +185,12 @@ impl fmt::Display for FaultKind {
                 f,
                 "deadlock: no lane can run (ValidMask {valid:#010x}, ActiveMask {active:#010x})"
             ),
-            FaultKind::Livelock {
-                period,
-                cycle,
-                more,
-                starved,
-                yielded,
-            } => {
+            FaultKind::Livelock { period, .. } => {
                 let s = if *period == 1 { "" } else { "s" };
                 write!(
                     f,
-                    "livelock: the warp returns to the same state every {period} step{s} and never finishes; the cycle runs "
-                )?;
-                for (k, c) in cycle.iter().enumerate() {
-                    let sep = if k == 0 { "" } else { ", " };
-                    write!(f, "{sep}{:#06x} `{}` (lanes {:#010x})", c.pc, c.text, c.lanes)?;
-                }
-                if *more {
-                    write!(f, ", …")?;
-                }
-                if *starved != 0 {
-                    write!(f, "; lanes {starved:#010x} never run")?;
-                    if *yielded == *starved {
-                        write!(f, " (they yielded)")?;
-                    } else if *yielded != 0 {
-                        write!(f, " ({yielded:#010x} of them yielded)")?;
-                    }
-                }
-                Ok(())
+                    "livelock: the warp returns to the same state every {period} step{s} and never finishes"
+                )
             }
             FaultKind::WarpsyncNotMember { lane, mask } => write!(
                 f,
@@ -233,7 +209,7 @@ impl fmt::Display for FaultKind {
     }
 }
 
-/// How many (address, lanes) pairs of a livelock's cycle [`FaultKind::Livelock`] lists.
+/// How many (address, lanes) pairs of a livelock's cycle [`Fault::cycle`] lists.
 pub const LIVELOCK_SHOWN: usize = 8;
 
 /// One instruction of a livelock's cycle.
@@ -248,6 +224,10 @@ pub struct CycleStep {
 }
 
 /// A runtime fault: what happened, at which instruction.
+///
+/// (What only a livelock has, its cycle, is kept here rather than in [`FaultKind`]:
+/// a kind without heap data keeps the result of every executed instruction plain to
+/// move, which the step loop notices.)
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fault {
     /// Address of the instruction that faulted (for a jump outside the program: of
@@ -257,14 +237,45 @@ pub struct Fault {
     pub instruction: Option<String>,
     /// What happened.
     pub kind: FaultKind,
+    /// For a livelock, what its cycle runs, in order: each (address, lanes) pair
+    /// once, at most [`LIVELOCK_SHOWN`] of them. Empty for other faults.
+    pub cycle: Vec<CycleStep>,
 }
 
 impl fmt::Display for Fault {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.instruction {
-            Some(text) => write!(f, "pc {:#06x} `{text}`: {}", self.pc, self.kind),
-            None => write!(f, "pc {:#06x}: {}", self.pc, self.kind),
+            Some(text) => write!(f, "pc {:#06x} `{text}`: {}", self.pc, self.kind)?,
+            None => write!(f, "pc {:#06x}: {}", self.pc, self.kind)?,
         }
+        if let FaultKind::Livelock {
+            more,
+            starved,
+            yielded,
+            ..
+        } = self.kind
+        {
+            for (k, c) in self.cycle.iter().enumerate() {
+                let sep = if k == 0 { "; the cycle runs " } else { ", " };
+                write!(
+                    f,
+                    "{sep}{:#06x} `{}` (lanes {:#010x})",
+                    c.pc, c.text, c.lanes
+                )?;
+            }
+            if more {
+                write!(f, ", …")?;
+            }
+            if starved != 0 {
+                write!(f, "; lanes {starved:#010x} never run")?;
+                if yielded == starved {
+                    write!(f, " (they yielded)")?;
+                } else if yielded != 0 {
+                    write!(f, " ({yielded:#010x} of them yielded)")?;
+                }
+            }
+        }
+        Ok(())
     }
 }
 
@@ -385,6 +396,7 @@ impl Machine {
                         pc,
                         instruction: None,
                         kind,
+                        cycle: Vec::new(),
                     },
                 });
             }
@@ -412,13 +424,7 @@ impl Machine {
             ([0; 5], Written::default())
         };
         let cycle = w.cycle;
-        let result = crate::exec::execute(w, insn);
-        let written = if OBSERVE {
-            w.merge_written(earlier)
-        } else {
-            earlier
-        };
-        match result {
+        match crate::exec::execute(w, insn) {
             Ok(ev) => {
                 if let Some((kind, lanes)) = ev {
                     self.events.push(Event {
@@ -431,8 +437,8 @@ impl Machine {
                 w.cycle = w.cycle.wrapping_add(1);
                 self.steps = self.steps.wrapping_add(1);
                 self.last_pc = Some(pc);
-                let exited = w.valid_mask == 0;
                 if OBSERVE {
+                    let written = w.merge_written(earlier);
                     let [valid_mask, active_mask, yield_mask, sleep_mask, guard] = before;
                     let step = Step {
                         number: self.steps,
@@ -453,9 +459,16 @@ impl Machine {
                     };
                     observer.step(&step, &self.warp);
                 }
-                Ok(exited)
+                // Kept the shape of the plain step: the result is what the caller
+                // tests, computed last.
+                Ok(self.warp.valid_mask == 0)
             }
-            Err(kind) => Err(self.fault_at(pc, kind)),
+            Err(kind) => {
+                if OBSERVE {
+                    w.merge_written(earlier);
+                }
+                Err(self.fault_at(pc, kind))
+            }
         }
     }
 
@@ -464,6 +477,7 @@ impl Machine {
             pc,
             instruction: self.program.text_at(pc),
             kind,
+            cycle: Vec::new(),
         }
     }
 

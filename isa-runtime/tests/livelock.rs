@@ -45,11 +45,10 @@ fn livelock(stop: Stop) -> (u64, u64, Vec<CycleStep>, bool, u32, u32) {
         Stop::Fault(f) => match f.kind {
             FaultKind::Livelock {
                 period,
-                cycle,
                 more,
                 starved,
                 yielded,
-            } => (f.pc, period, cycle, more, starved, yielded),
+            } => (f.pc, period, f.cycle, more, starved, yielded),
             k => panic!("not a livelock: {k}"),
         },
         s => panic!("{s:?}"),
