@@ -7,8 +7,8 @@
 //! `/*…*/` prefix gives (as `isa asm` lays it out).
 //!
 //! Exit status: 0 every valid lane exited; 1 bad input (the program does not
-//! assemble, the state file is malformed, a file cannot be read, a bad option); 2 a
-//! runtime fault (the state reached is still printed).
+//! assemble, the state file is malformed, a file cannot be read or written, a bad
+//! option); 2 a runtime fault (the state reached is still printed).
 //!
 //! The state file (every key optional; numbers are JSON integers or `"0x…"` strings;
 //! a scalar for a per-lane register means "this value in every lane"):
@@ -96,7 +96,7 @@ cycles, events and fault. The whole format: docs/state-format.md.
 
 --trace writes a JSON object per executed instruction, one a line: step, pc, cycle,
 active_mask (the lanes that executed it), text (as the disassembler prints it) and writes
-(the state it changed, keyed and valued as in the state file, plus rpc); events and the
+(the state it wrote or changed, keyed and valued as in the state file, plus rpc); events and the
 end of the run (exited, steps, cycles, pc, fault) have lines of their own:
 
   {\"step\": 1, \"pc\": \"0x0000\", \"cycle\": 0, \"active_mask\": \"0xffffffff\",
@@ -115,9 +115,9 @@ Examples:
   isa run prog.s --trace run.jsonl --timeline run.svg
 
 Exit status: 0 every valid lane exited, 1 bad input (the program does not assemble, a
-malformed state file as file:line:col: $.json.path: message, a bad option), 2 a runtime
-fault (step limit, jump outside the program, deadlock, …; the state reached is still
-printed).";
+malformed state file as file:line:col: $.json.path: message, a bad option, a trace or
+timeline file that cannot be written), 2 a runtime fault (step limit, jump outside the
+program, deadlock, livelock, …; the state reached is still printed).";
 
 /// Runs the command; errors are printed here.
 pub fn run(args: &RunArgs) -> ExitCode {
