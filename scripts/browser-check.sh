@@ -12,7 +12,10 @@
 #    PNG with enough non-background pixels and colours), dumps the DOM after the
 #    scripts ran and asserts the page's script finished (`data-js="ok"` on <html>)
 #    with no uncaught error in the console log;
-# 4. opens the index with `?q=shfl` and asserts the filter hid the non-matching entries.
+# 4. opens the index with `?q=shfl` and asserts the filter hid the non-matching entries;
+# 5. draws the divergence timeline of docs/examples/divergence.s (`isa run --timeline`),
+#    screenshots it (not blank, as above) and checks the SVG Chromium loaded: well-formed,
+#    no parser error, 32 lane rows in every band, a column per step.
 #
 # Screenshots stay in the output directory for people to look at.
 # SKIP_BROWSER_CHECK=1 skips the whole check (say so when you do).
@@ -191,6 +194,48 @@ if not shown or bad or len(hidden) < len(items) // 2:
     print(f"FAIL filter: shown {shown[:5]}, wrongly shown {bad[:5]}", file=sys.stderr)
     sys.exit(1)
 PY
+
+# The divergence timeline: an SVG file as `isa run --timeline` writes it.
+cargo run --quiet --bin isa -- run docs/examples/divergence.s --timeline "$out/timeline.svg" \
+    >"$out/timeline.json" 2>"$out/timeline.log" || {
+    cat "$out/timeline.log" >&2
+    echo "FAIL timeline: isa run failed" >&2
+    fail=1
+}
+if [ -s "$out/timeline.svg" ]; then
+    chrome --window-size=1100,1900 --screenshot="$out/timeline.png" "file://$out/timeline.svg" \
+        >/dev/null 2>"$out/timeline.shot.log" || true
+    if [ ! -s "$out/timeline.png" ]; then
+        echo "FAIL timeline: no screenshot" >&2
+        cat "$out/timeline.shot.log" >&2
+        fail=1
+    elif ! not_blank "$out/timeline.png"; then
+        echo "FAIL timeline: the screenshot is blank" >&2
+        fail=1
+    fi
+    chrome --dump-dom "file://$out/timeline.svg" >"$out/timeline.dom.svg" 2>"$out/timeline.dom.log" || true
+    python3 - "$out/timeline.dom.svg" "$out/timeline.json" <<'PY' || fail=1
+import json, sys
+import xml.etree.ElementTree as ET
+ns = "{http://www.w3.org/2000/svg}"
+try:
+    root = ET.parse(sys.argv[1]).getroot()
+except ET.ParseError as e:
+    print(f"FAIL timeline: Chromium's DOM is not well-formed: {e}", file=sys.stderr)
+    sys.exit(1)
+steps = json.load(open(sys.argv[2]))["steps"]
+if root.tag != ns + "svg" or any(el.tag.endswith("parsererror") for el in root.iter()):
+    print("FAIL timeline: Chromium reports an XML error", file=sys.stderr)
+    sys.exit(1)
+bands = [g for g in root.iter(ns + "g") if g.get("class") == "band"]
+rows = [[g for g in b if g.get("class") == "lane"] for b in bands]
+cols = sum(1 for g in root.iter(ns + "g") if g.get("class") == "col")
+print(f"timeline: {steps} steps, {len(bands)} bands, {[len(r) for r in rows]} lane rows, {cols} columns")
+if not bands or any(len(r) != 32 for r in rows) or cols != steps:
+    print("FAIL timeline: expected 32 lane rows per band and a column per step", file=sys.stderr)
+    sys.exit(1)
+PY
+fi
 b1=$(date +%s%N)
 
 t2=$(date +%s)

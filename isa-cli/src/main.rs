@@ -38,6 +38,8 @@ mod object;
 mod run;
 mod spec;
 mod text;
+mod timeline;
+mod trace;
 
 use isa_gen::diag::{Lint, LintLevels};
 use spec::{Format, Show};

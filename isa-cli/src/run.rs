@@ -1,12 +1,14 @@
-//! `isa run PROGRAM.s [--state STATE.json] [--max-steps N]`: assemble a program, run
-//! one warp on the simulator (isa-runtime) and print the final state as JSON.
+//! `isa run PROGRAM.s [--state STATE.json] [--max-steps N] [--trace FILE] [--timeline
+//! FILE.svg]`: assemble a program, run one warp on the simulator (isa-runtime) and print
+//! the final state as JSON; optionally write the run's trace (trace.rs) and picture
+//! (timeline.rs).
 //!
 //! The program starts at its first instruction: address 0, or the address its first
 //! `/*…*/` prefix gives (as `isa asm` lays it out).
 //!
 //! Exit status: 0 every valid lane exited; 1 bad input (the program does not
-//! assemble, the state file is malformed, a file cannot be read, a bad option); 2 a
-//! runtime fault (the state reached is still printed).
+//! assemble, the state file is malformed, a file cannot be read or written, a bad
+//! option); 2 a runtime fault (the state reached is still printed).
 //!
 //! The state file (every key optional; numbers are JSON integers or `"0x…"` strings;
 //! a scalar for a per-lane register means "this value in every lane"):
@@ -30,18 +32,23 @@
 
 use std::collections::BTreeSet;
 use std::fmt::{self, Write as _};
-use std::io::Write as _;
+use std::fs::File;
+use std::io::{BufWriter, Write as _};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use isa::{Pred, Reg, SReg, UPred, UReg};
 use isa_gen::asm::program;
-use isa_runtime::{EventKind, Machine, Program, Stop, Warp, CMEM_BANK_SIZE, LANES};
+use isa_runtime::{
+    Event, EventKind, FaultKind, Machine, Program, Stop, Warp, CMEM_BANK_SIZE, LANES,
+};
 use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 
 use crate::asm;
 use crate::num;
 use crate::text::TextFile;
+use crate::timeline::Timeline;
+use crate::trace::Trace;
 
 /// Default `--max-steps`.
 pub const DEFAULT_MAX_STEPS: u64 = 10_000_000;
@@ -59,6 +66,12 @@ pub struct RunArgs {
     /// Stop with a fault after this many instructions
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_STEPS, value_parser = parse_steps)]
     pub max_steps: u64,
+    /// Write every executed instruction to FILE as JSON Lines (see below)
+    #[arg(long, value_name = "FILE")]
+    pub trace: Option<PathBuf>,
+    /// Draw the run to FILE.svg: a row per lane, a column per step
+    #[arg(long, value_name = "FILE.svg")]
+    pub timeline: Option<PathBuf>,
 }
 
 fn parse_steps(s: &str) -> Result<u64, String> {
@@ -81,14 +94,30 @@ means that value in every lane):
 The output adds exited, steps, pc, active_mask, yield_mask, sleep_mask, switch_mask,
 cycles, events and fault. The whole format: docs/state-format.md.
 
+--trace writes a JSON object per executed instruction, one a line: step, pc, cycle,
+active_mask (the lanes that executed it), text (as the disassembler prints it) and writes
+(the state it wrote or changed, keyed and valued as in the state file, plus rpc); events and the
+end of the run (exited, steps, cycles, pc, fault) have lines of their own:
+
+  {\"step\": 1, \"pc\": \"0x0000\", \"cycle\": 0, \"active_mask\": \"0xffffffff\",
+   \"text\": \"S2R R1, SR_LANEID\", \"writes\": {\"gpr\": {\"R1\": [0, 1, 2, …]}}}
+
+--timeline draws each lane's state at each step (executed, predicated off, waiting,
+yielded, sleeping, exited) with the instructions on top and reconvergence marked; it
+wraps every 100 steps and keeps the first and last 2000 steps of a longer run.
+
+A run that comes back to a state it was in (registers, masks, PCs, B registers, timer)
+would repeat forever: it stops with a livelock fault that names the cycle's instructions.
+
 Examples:
   isa run prog.s
   isa run prog.s --state in.json --max-steps 100000 > out.json
+  isa run prog.s --trace run.jsonl --timeline run.svg
 
 Exit status: 0 every valid lane exited, 1 bad input (the program does not assemble, a
-malformed state file as file:line:col: $.json.path: message, a bad option), 2 a runtime
-fault (step limit, jump outside the program, deadlock, …; the state reached is still
-printed).";
+malformed state file as file:line:col: $.json.path: message, a bad option, a trace or
+timeline file that cannot be written), 2 a runtime fault (step limit, jump outside the
+program, deadlock, livelock, …; the state reached is still printed).";
 
 /// Runs the command; errors are printed here.
 pub fn run(args: &RunArgs) -> ExitCode {
@@ -131,7 +160,26 @@ fn run_inner(args: &RunArgs) -> Result<ExitCode, String> {
     }
 
     let mut m = Machine::new(warp, Program::from_words(base, &words));
-    let stop = m.run(max_steps);
+    // The output files are created before the run, so a path that cannot be written
+    // is found at once.
+    let create = |p: &PathBuf, what: &str| {
+        File::create(p).map_err(|e| format!("{}: cannot write the {what}: {e}", p.display()))
+    };
+    let mut trace = match &args.trace {
+        Some(p) => Some(Trace::new(BufWriter::new(create(p, "trace")?), &m)),
+        None => None,
+    };
+    let timeline_file = match &args.timeline {
+        Some(p) => Some(create(p, "timeline")?),
+        None => None,
+    };
+    let mut timeline = timeline_file.as_ref().map(|_| Timeline::new(&m));
+    let stop = match (&mut trace, &mut timeline) {
+        (None, None) => m.run(max_steps),
+        (Some(t), None) => m.run_observed(max_steps, t),
+        (None, Some(tl)) => m.run_observed(max_steps, tl),
+        (Some(t), Some(tl)) => m.run_observed(max_steps, &mut (t, tl)),
+    };
     let fault = match &stop {
         Stop::Exited => None,
         Stop::Fault(f) => {
@@ -143,6 +191,25 @@ fn run_inner(args: &RunArgs) -> Result<ExitCode, String> {
             Some(format!("{path}:{line} runtime fault: {f}"))
         }
     };
+    if let (Some(t), Some(p)) = (trace, &args.trace) {
+        t.finish(&m, fault.as_deref())
+            .map_err(|e| format!("{}: cannot write the trace: {e}", p.display()))?;
+    }
+    if let (Some(tl), Some(mut f), Some(p)) = (timeline, timeline_file, &args.timeline) {
+        let (summary, cycle) = match &stop {
+            Stop::Exited => (format!("{} steps; every lane exited", m.steps), None),
+            Stop::Fault(f) => (
+                format!("{} steps; runtime fault: {f}", m.steps),
+                match f.kind {
+                    FaultKind::Livelock { period, .. } => Some(period),
+                    _ => None,
+                },
+            ),
+        };
+        f.write_all(tl.svg(&path, &summary, cycle).as_bytes())
+            .and_then(|()| f.flush())
+            .map_err(|e| format!("{}: cannot write the timeline: {e}", p.display()))?;
+    }
     std::io::stdout()
         .write_all(render(&m, given_breg, fault.as_deref()).as_bytes())
         .map_err(|e| format!("isa run: {e}"))?;
@@ -776,12 +843,57 @@ impl<'de> Visitor<'de> for Cmem<'_, '_> {
 // Output
 // ---------------------------------------------------------------------------------
 
-fn q(s: &str) -> String {
+pub(crate) fn q(s: &str) -> String {
     serde_json::to_string(s).unwrap_or_else(|_| "\"?\"".into())
 }
 
-fn hex32(v: u32) -> String {
+/// A mask: `"0x0000ffff"`.
+pub(crate) fn hex32(v: u32) -> String {
     format!("\"{v:#010x}\"")
+}
+
+/// An address: `"0x0040"`.
+pub(crate) fn pc_json(pc: u64) -> String {
+    format!("\"{pc:#06x}\"")
+}
+
+// The values of the state file, shared by the final state and the trace's writes.
+
+/// R`n` of every lane: `[0, 1, …]`.
+pub(crate) fn gpr_json(w: &Warp, n: usize) -> String {
+    let vals: Vec<String> = (0..LANES).map(|l| w.reg_n(n, l).to_string()).collect();
+    format!("[{}]", vals.join(", "))
+}
+
+/// A predicate of every lane: `[true, false, …]`.
+pub(crate) fn pred_json(w: &Warp, p: Pred) -> String {
+    let vals: Vec<String> = (0..LANES).map(|l| w.pred(p, l).to_string()).collect();
+    format!("[{}]", vals.join(", "))
+}
+
+/// The value of a stored special register.
+pub(crate) fn sreg_json(w: &Warp, s: SReg) -> String {
+    w.sreg(s, 0).to_string()
+}
+
+/// An event: `{"pc": …, "cycle": …, "lanes": …, "kind": …}`.
+pub(crate) fn event_json(e: &Event) -> String {
+    let (kind, value) = match e.kind {
+        EventKind::Trap(v) => ("TRAP", format!(", \"value\": {v}")),
+        EventKind::Rtt => ("RTT", String::new()),
+        EventKind::Syscall => ("SYSCALL", String::new()),
+        EventKind::PmTrig(v) => ("PMTRIG", format!(", \"value\": {v}")),
+        EventKind::Switch(v) => ("SWITCH", format!(", \"value\": {v}")),
+        EventKind::WarpSleep { from, until } => {
+            ("SLEEP", format!(", \"from\": {from}, \"until\": {until}"))
+        }
+    };
+    format!(
+        "{{\"pc\": {}, \"cycle\": {}, \"lanes\": {}, \"kind\": \"{kind}\"{value}}}",
+        pc_json(e.pc),
+        e.cycle,
+        hex32(e.lanes)
+    )
 }
 
 /// The final state as JSON (the state-file schema plus the run's results).
@@ -792,7 +904,7 @@ pub fn render(m: &Machine, given_breg: u16, fault: Option<&str>) -> String {
     let _ = writeln!(o, "  \"exited\": {},", w.exited());
     let _ = writeln!(o, "  \"steps\": {},", m.steps);
     let _ = writeln!(o, "  \"cycles\": {},", w.cycle);
-    let _ = writeln!(o, "  \"pc\": \"{:#06x}\",", w.active_pc);
+    let _ = writeln!(o, "  \"pc\": {},", pc_json(w.active_pc));
     let _ = writeln!(o, "  \"valid_mask\": {},", hex32(w.valid_mask));
     let _ = writeln!(o, "  \"active_mask\": {},", hex32(w.active_mask));
     let _ = writeln!(o, "  \"yield_mask\": {},", hex32(w.yield_mask));
@@ -817,18 +929,14 @@ pub fn render(m: &Machine, given_breg: u16, fault: Option<&str>) -> String {
     };
     let gpr = w
         .gpr_touched()
-        .map(|n| {
-            let vals: Vec<String> = (0..LANES).map(|l| w.reg_n(n, l).to_string()).collect();
-            (format!("R{n}"), format!("[{}]", vals.join(", ")))
-        })
+        .map(|n| (format!("R{n}"), gpr_json(w, n)))
         .collect();
     section(&mut o, "gpr", gpr);
     let pred = w
         .pred_touched()
         .map(|n| {
             let p = Pred::new(n as u8).expect("P0..P6");
-            let vals: Vec<String> = (0..LANES).map(|l| w.pred(p, l).to_string()).collect();
-            (format!("P{n}"), format!("[{}]", vals.join(", ")))
+            (format!("P{n}"), pred_json(w, p))
         })
         .collect();
     section(&mut o, "pred", pred);
@@ -852,7 +960,7 @@ pub fn render(m: &Machine, given_breg: u16, fault: Option<&str>) -> String {
     section(&mut o, "breg", breg);
     let mut sreg: Vec<(String, String)> = w
         .sreg_touched()
-        .map(|s| (s.name().to_string(), w.sreg(s, 0).to_string()))
+        .map(|s| (s.name().to_string(), sreg_json(w, s)))
         .collect();
     sreg.extend(
         w.regspace
@@ -878,24 +986,7 @@ pub fn render(m: &Machine, given_breg: u16, fault: Option<&str>) -> String {
     let events: Vec<String> = m
         .events
         .iter()
-        .map(|e| {
-            let (kind, value) = match e.kind {
-                EventKind::Trap(v) => ("TRAP", format!(", \"value\": {v}")),
-                EventKind::Rtt => ("RTT", String::new()),
-                EventKind::Syscall => ("SYSCALL", String::new()),
-                EventKind::PmTrig(v) => ("PMTRIG", format!(", \"value\": {v}")),
-                EventKind::Switch(v) => ("SWITCH", format!(", \"value\": {v}")),
-                EventKind::WarpSleep { from, until } => {
-                    ("SLEEP", format!(", \"from\": {from}, \"until\": {until}"))
-                }
-            };
-            format!(
-                "    {{\"pc\": \"{:#06x}\", \"cycle\": {}, \"lanes\": {}, \"kind\": \"{kind}\"{value}}}",
-                e.pc,
-                e.cycle,
-                hex32(e.lanes)
-            )
-        })
+        .map(|e| format!("    {}", event_json(e)))
         .collect();
     if events.is_empty() {
         let _ = write!(o, "  \"events\": []");

@@ -82,4 +82,25 @@ fn a_closed_stdout_is_an_error_for_commands_whose_output_is_the_product() {
     let (code, err) = run(&["run", prog.to_str().unwrap()], true, false);
     assert_eq!(code, Some(1), "{err}");
     assert!(err.contains("isa run: Broken pipe"), "{err}");
+    // With a trace and a timeline: they are written, then the same error.
+    let trace = prog.with_extension("jsonl");
+    let svg = prog.with_extension("svg");
+    let (code, err) = run(
+        &[
+            "run",
+            prog.to_str().unwrap(),
+            "--trace",
+            trace.to_str().unwrap(),
+            "--timeline",
+            svg.to_str().unwrap(),
+        ],
+        true,
+        false,
+    );
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("isa run: Broken pipe"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    let t = std::fs::read_to_string(&trace).unwrap();
+    assert_eq!(t.lines().count(), 2, "{t}");
+    assert!(std::fs::read_to_string(&svg).unwrap().starts_with("<svg"));
 }

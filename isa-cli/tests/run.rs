@@ -263,7 +263,8 @@ fn runtime_faults_exit_2_and_still_print_the_state() {
     assert_eq!(v["pc"], "0x1000");
     assert!(v["fault"].as_str().unwrap().contains("jump outside"));
 
-    let prog = write("spin.s", ".L_top: BRA `(.L_top)\n");
+    // A loop that counts (a branch to itself would be a livelock: tests/trace.rs).
+    let prog = write("spin.s", ".L_top: UIADD UR1, UR1, 0x1\nBRA `(.L_top)\n");
     let o = isa(&["run", &prog, "--max-steps", "25"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(

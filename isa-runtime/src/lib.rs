@@ -55,8 +55,39 @@
 //! * Faults ([`FaultKind`]): step limit, a PC outside the program, an undecodable
 //!   word, an instruction violating one of the spec's `__Exception` conditions, a
 //!   dynamic UR index outside UR0..URZ, a constant-memory access outside its bank, a
-//!   deadlock (lanes alive but none can run), and the two WARPSYNC program errors
-//!   below. The state is left as it was before the faulting instruction.
+//!   deadlock (lanes alive but none can run), the two WARPSYNC program errors
+//!   below, and a livelock (below). The state is left as it was before the faulting
+//!   instruction.
+//! * Livelock: [`Machine::run`] stops a run that comes back to a state it was in
+//!   (every register, predicate, mask, PC, B register, stored special register and
+//!   the NANOSLEEP timer alike; not the step and cycle counters) without having read
+//!   the clock since: it would repeat the same steps forever. The fault names the
+//!   cycle's instructions and lanes and the lanes that never run. The check costs
+//!   nothing per step (the state is compared every 16 to 4,096 steps, by Brent's
+//!   cycle detection) and is exact (a match is confirmed by running one more turn);
+//!   `livelock.rs` explains it. [`Machine::step`] does not check.
+//! * Observing: [`Machine::run_observed`] and [`Machine::step_observed`] call an
+//!   [`Observer`] after every instruction with what ran ([`Step`]: address,
+//!   instruction, cycle, the masks before it, the lanes whose guard was true, the
+//!   event) and the warp after it; [`Changes`] tells what each step wrote or changed.
+//!   Without an observer nothing of this is computed.
+//!
+//! # The spec's BSYNC can livelock
+//!
+//! The BRU description exempts lanes that yielded from a BSYNC ("让步放行：只针对
+//! `BSYNC`。`BSYNC`在bmask中线程运行`YIELD`后可以豁免该同步点，也即其他非`YIELD`线程
+//! 不必等待`YIELD`线程到达同步点就继续执行后续指令。": yield release, BSYNC only: once
+//! lanes of `bmask` have run YIELD they are exempted from the sync point, that is, the
+//! other, non-yielded lanes need not wait for the yielded ones to arrive and go on with
+//! the next instructions). Its `__Semantics` release only when no non-yielded lane is
+//! left anywhere: a BSYNC whose missing lanes have all yielded first switches to
+//! *other* non-yielded lanes (`mask_ny_nb`, "先切换到不需同步的非Yield线程"). When those
+//! lanes wait at a second sync point (another BSYNC, or a `WARPSYNC 0xffffffff`) that
+//! does the same, the two hand control back and forth forever and the yielded lanes
+//! never run again (`tests/livelock.rs` traces one). The simulator follows the
+//! pseudocode and reports the livelock: this is the spec's behaviour, not a
+//! simulator bug; releasing a BSYNC whose missing lanes have all yielded, as the
+//! description says, would avoid it.
 //!
 //! # Choices where the spec is silent
 //!
@@ -169,13 +200,19 @@
 
 mod bru;
 mod exec;
+mod livelock;
 mod machine;
+pub mod observe;
+mod snapshot;
 mod sync;
 pub mod udp;
 mod warp;
 
 pub use bru::bra_branch_mask;
-pub use machine::{Event, EventKind, Fault, FaultKind, Machine, Program, Slot, Stop};
+pub use machine::{
+    CycleStep, Event, EventKind, Fault, FaultKind, Machine, Program, Slot, Stop, LIVELOCK_SHOWN,
+};
+pub use observe::{guard_lanes, Change, Changes, Observer, Step};
 pub use sync::{elect_leader, redux, shfl_lane, vote};
 pub use warp::{
     lanes_of, sreg_is_computed, ConstMem, Warp, CMEM_BANKS, CMEM_BANK_SIZE, CYCLES_PER_NS,

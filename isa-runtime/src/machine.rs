@@ -4,7 +4,9 @@ use std::fmt;
 
 use isa::{DecodeError, Instruction, ValidationError};
 
-use crate::warp::{Warp, INST_SIZE};
+use crate::livelock::Detector;
+use crate::observe::{guard_lanes, Observer, Step, Unobserved};
+use crate::warp::{Warp, Written, INST_SIZE};
 
 /// A program: decoded once, at load time. A word that does not decode (or violates
 /// one of the spec's `__Exception` conditions) is kept as such and faults only if it
@@ -128,6 +130,21 @@ pub enum FaultKind {
         /// `ActiveMask` at the time.
         active: u32,
     },
+    /// The warp came back to a state it had been in (every register, predicate,
+    /// mask, PC, B register and the timer alike) without reading the clock since: it
+    /// would repeat the same steps forever. The spec's BSYNC can do this (see the
+    /// crate docs). [`Fault::cycle`] lists what the cycle runs.
+    Livelock {
+        /// Steps in one turn of the cycle.
+        period: u64,
+        /// Whether the cycle runs more (address, lanes) pairs than
+        /// [`Fault::cycle`] lists.
+        more: bool,
+        /// Valid lanes that never run in the cycle.
+        starved: u32,
+        /// Those of them in `YieldMask`.
+        yielded: u32,
+    },
     /// A lane executed WARPSYNC with a membermask that does not contain it.
     WarpsyncNotMember {
         /// The lane.
@@ -168,6 +185,13 @@ impl fmt::Display for FaultKind {
                 f,
                 "deadlock: no lane can run (ValidMask {valid:#010x}, ActiveMask {active:#010x})"
             ),
+            FaultKind::Livelock { period, .. } => {
+                let s = if *period == 1 { "" } else { "s" };
+                write!(
+                    f,
+                    "livelock: the warp returns to the same state every {period} step{s} and never finishes"
+                )
+            }
             FaultKind::WarpsyncNotMember { lane, mask } => write!(
                 f,
                 "WARPSYNC: lane {lane} is not in its own membermask {mask:#010x}"
@@ -185,7 +209,25 @@ impl fmt::Display for FaultKind {
     }
 }
 
+/// How many (address, lanes) pairs of a livelock's cycle [`Fault::cycle`] lists.
+pub const LIVELOCK_SHOWN: usize = 8;
+
+/// One instruction of a livelock's cycle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CycleStep {
+    /// Its address.
+    pub pc: u64,
+    /// Its assembly text.
+    pub text: String,
+    /// The lanes that ran it.
+    pub lanes: u32,
+}
+
 /// A runtime fault: what happened, at which instruction.
+///
+/// (What only a livelock has, its cycle, is kept here rather than in [`FaultKind`]:
+/// a kind without heap data keeps the result of every executed instruction plain to
+/// move, which the step loop notices.)
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fault {
     /// Address of the instruction that faulted (for a jump outside the program: of
@@ -195,14 +237,45 @@ pub struct Fault {
     pub instruction: Option<String>,
     /// What happened.
     pub kind: FaultKind,
+    /// For a livelock, what its cycle runs, in order: each (address, lanes) pair
+    /// once, at most [`LIVELOCK_SHOWN`] of them. Empty for other faults.
+    pub cycle: Vec<CycleStep>,
 }
 
 impl fmt::Display for Fault {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.instruction {
-            Some(text) => write!(f, "pc {:#06x} `{text}`: {}", self.pc, self.kind),
-            None => write!(f, "pc {:#06x}: {}", self.pc, self.kind),
+            Some(text) => write!(f, "pc {:#06x} `{text}`: {}", self.pc, self.kind)?,
+            None => write!(f, "pc {:#06x}: {}", self.pc, self.kind)?,
         }
+        if let FaultKind::Livelock {
+            more,
+            starved,
+            yielded,
+            ..
+        } = self.kind
+        {
+            for (k, c) in self.cycle.iter().enumerate() {
+                let sep = if k == 0 { "; the cycle runs " } else { ", " };
+                write!(
+                    f,
+                    "{sep}{:#06x} `{}` (lanes {:#010x})",
+                    c.pc, c.text, c.lanes
+                )?;
+            }
+            if more {
+                write!(f, ", …")?;
+            }
+            if starved != 0 {
+                write!(f, "; lanes {starved:#010x} never run")?;
+                if yielded == starved {
+                    write!(f, " (they yielded)")?;
+                } else if yielded != 0 {
+                    write!(f, " ({yielded:#010x} of them yielded)")?;
+                }
+            }
+        }
+        Ok(())
     }
 }
 
@@ -283,6 +356,21 @@ impl Machine {
     /// Executes one instruction. `Ok(true)` when every valid lane has exited.
     #[inline]
     pub fn step(&mut self) -> Result<bool, Fault> {
+        self.step_inner::<false, _>(&mut Unobserved)
+    }
+
+    /// [`Machine::step`], then tells `observer` what ran (not when it faults).
+    pub fn step_observed<O: Observer + ?Sized>(&mut self, observer: &mut O) -> Result<bool, Fault> {
+        self.step_inner::<true, O>(observer)
+    }
+
+    /// The step, with (`OBSERVE`) or without an observer: the unobserved instance
+    /// computes nothing for one.
+    #[inline(always)]
+    pub(crate) fn step_inner<const OBSERVE: bool, O: Observer + ?Sized>(
+        &mut self,
+        observer: &mut O,
+    ) -> Result<bool, Fault> {
         let w = &mut self.warp;
         if w.valid_mask == 0 {
             return Ok(true);
@@ -308,6 +396,7 @@ impl Machine {
                         pc,
                         instruction: None,
                         kind,
+                        cycle: Vec::new(),
                     },
                 });
             }
@@ -319,6 +408,22 @@ impl Machine {
             };
             return Err(self.fault_at(self.last_pc.unwrap_or(pc), kind));
         }
+        // What the observer is told about the state before the instruction; the
+        // "written" sets are emptied so that they collect this step's writes.
+        let (before, earlier) = if OBSERVE {
+            let guard = guard_lanes(w, insn);
+            let masks = [
+                w.valid_mask,
+                w.active_mask,
+                w.yield_mask,
+                w.sleep_mask,
+                guard,
+            ];
+            (masks, w.take_written())
+        } else {
+            ([0; 5], Written::default())
+        };
+        let cycle = w.cycle;
         match crate::exec::execute(w, insn) {
             Ok(ev) => {
                 if let Some((kind, lanes)) = ev {
@@ -332,36 +437,96 @@ impl Machine {
                 w.cycle = w.cycle.wrapping_add(1);
                 self.steps = self.steps.wrapping_add(1);
                 self.last_pc = Some(pc);
-                Ok(w.valid_mask == 0)
+                if OBSERVE {
+                    let written = w.merge_written(earlier);
+                    let [valid_mask, active_mask, yield_mask, sleep_mask, guard] = before;
+                    let step = Step {
+                        number: self.steps,
+                        pc,
+                        instruction: insn,
+                        cycle,
+                        valid_mask,
+                        active_mask,
+                        yield_mask,
+                        sleep_mask,
+                        guard,
+                        event: if ev.is_some() {
+                            self.events.last()
+                        } else {
+                            None
+                        },
+                        written,
+                    };
+                    observer.step(&step, &self.warp);
+                }
+                // Kept the shape of the plain step: the result is what the caller
+                // tests, computed last.
+                Ok(self.warp.valid_mask == 0)
             }
-            Err(kind) => Err(self.fault_at(pc, kind)),
+            Err(kind) => {
+                if OBSERVE {
+                    w.merge_written(earlier);
+                }
+                Err(self.fault_at(pc, kind))
+            }
         }
     }
 
-    fn fault_at(&self, pc: u64, kind: FaultKind) -> Fault {
+    pub(crate) fn fault_at(&self, pc: u64, kind: FaultKind) -> Fault {
         Fault {
             pc,
             instruction: self.program.text_at(pc),
             kind,
+            cycle: Vec::new(),
         }
     }
 
     /// Runs until every valid lane has exited, a fault, or `max_steps` instructions in
-    /// all (counting earlier steps).
+    /// all (counting earlier steps). A run that comes back to a state it was in stops
+    /// with a [`FaultKind::Livelock`] (see the crate docs).
     pub fn run(&mut self, max_steps: u64) -> Stop {
+        self.run_inner::<false, _>(max_steps, &mut Unobserved)
+    }
+
+    /// [`Machine::run`], telling `observer` of every instruction executed.
+    pub fn run_observed<O: Observer + ?Sized>(&mut self, max_steps: u64, observer: &mut O) -> Stop {
+        self.run_inner::<true, O>(max_steps, observer)
+    }
+
+    fn run_inner<const OBSERVE: bool, O: Observer + ?Sized>(
+        &mut self,
+        max_steps: u64,
+        observer: &mut O,
+    ) -> Stop {
+        if self.warp.valid_mask == 0 {
+            return Stop::Exited;
+        }
+        let mut detector = Detector::new(self.steps);
         loop {
-            if self.warp.valid_mask == 0 {
-                return Stop::Exited;
+            // Steps between the detector's checks cost what they cost without it.
+            let until = max_steps.min(detector.next_check());
+            while self.steps < until {
+                match self.step_inner::<OBSERVE, O>(observer) {
+                    Ok(true) => return Stop::Exited,
+                    Ok(false) => {}
+                    Err(f) => return Stop::Fault(f),
+                }
             }
             if self.steps >= max_steps {
-                let pc = self.warp.active_pc;
-                return Stop::Fault(self.fault_at(pc, FaultKind::StepLimit(max_steps)));
+                return self.step_limit(max_steps);
             }
-            match self.step() {
-                Ok(true) => return Stop::Exited,
-                Ok(false) => {}
-                Err(f) => return Stop::Fault(f),
+            if detector.check(&self.warp, self.steps) {
+                if let Some(stop) =
+                    self.confirm_livelock::<OBSERVE, O>(&mut detector, max_steps, observer)
+                {
+                    return stop;
+                }
             }
         }
+    }
+
+    pub(crate) fn step_limit(&self, max_steps: u64) -> Stop {
+        let pc = self.warp.active_pc;
+        Stop::Fault(self.fault_at(pc, FaultKind::StepLimit(max_steps)))
     }
 }

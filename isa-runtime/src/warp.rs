@@ -105,6 +105,18 @@ pub fn sreg_is_computed(s: SReg) -> bool {
     )
 }
 
+/// Which registers, predicates, uniform registers and predicates and special
+/// registers were written: since the warp was made (what a report lists), or by one
+/// step (what an observer is told).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Written {
+    pub(crate) gpr: [u64; 4],
+    pub(crate) pred: u8,
+    pub(crate) ur: u64,
+    pub(crate) upred: u8,
+    pub(crate) sreg: [u64; 4],
+}
+
 /// Architectural state of one warp.
 ///
 /// Register accessors apply the constant-register rules (`RZ`/`URZ` read 0, `PT`/`UPT`
@@ -114,18 +126,18 @@ pub fn sreg_is_computed(s: SReg) -> bool {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Warp {
     /// `gpr[r][lane]` for R0..R254.
-    gpr: Box<[[u32; LANES]; 255]>,
+    pub(crate) gpr: Box<[[u32; LANES]; 255]>,
     /// Bit `r` set: R`r` was written (or set by the caller).
-    gpr_touched: [u64; 4],
+    pub(crate) gpr_touched: [u64; 4],
     /// Bit `lane` of `pred[p]` for P0..P6.
-    pred: [u32; 7],
-    pred_touched: u8,
+    pub(crate) pred: [u32; 7],
+    pub(crate) pred_touched: u8,
     /// UR0..UR62.
-    ur: [u32; 63],
-    ur_touched: u64,
+    pub(crate) ur: [u32; 63],
+    pub(crate) ur_touched: u64,
     /// Bit `p` for UP0..UP6.
-    upred: u8,
-    upred_touched: u8,
+    pub(crate) upred: u8,
+    pub(crate) upred_touched: u8,
     /// B0..B15.
     pub breg: [u32; 16],
     /// Lanes that have not exited.
@@ -145,9 +157,9 @@ pub struct Warp {
     /// Constant memory.
     pub cmem: ConstMem,
     /// Stored (warp-uniform) special registers, by `SReg` code.
-    sreg: [u32; 256],
+    pub(crate) sreg: [u32; 256],
     /// Codes of stored special registers that were set or written.
-    sreg_touched: [u64; 4],
+    pub(crate) sreg_touched: [u64; 4],
     /// The GETREG/SETREG address space beyond the special registers (addresses
     /// ≥ 0x100); unwritten addresses read 0.
     pub regspace: BTreeMap<u32, u32>,
@@ -465,6 +477,42 @@ impl Warp {
             }
         } else {
             self.regspace.insert(addr, value);
+        }
+    }
+
+    /// Clears the "written" sets and returns them, so that the next step's writes can
+    /// be told apart; [`Warp::merge_written`] puts them back.
+    pub(crate) fn take_written(&mut self) -> Written {
+        let w = self.written();
+        self.gpr_touched = [0; 4];
+        self.pred_touched = 0;
+        self.ur_touched = 0;
+        self.upred_touched = 0;
+        self.sreg_touched = [0; 4];
+        w
+    }
+
+    /// Adds `earlier` back to the "written" sets; returns what was written since
+    /// [`Warp::take_written`].
+    pub(crate) fn merge_written(&mut self, earlier: Written) -> Written {
+        let now = self.written();
+        for k in 0..4 {
+            self.gpr_touched[k] |= earlier.gpr[k];
+            self.sreg_touched[k] |= earlier.sreg[k];
+        }
+        self.pred_touched |= earlier.pred;
+        self.ur_touched |= earlier.ur;
+        self.upred_touched |= earlier.upred;
+        now
+    }
+
+    fn written(&self) -> Written {
+        Written {
+            gpr: self.gpr_touched,
+            pred: self.pred_touched,
+            ur: self.ur_touched,
+            upred: self.upred_touched,
+            sreg: self.sreg_touched,
         }
     }
 

@@ -416,8 +416,9 @@ fn runtime_faults() {
         }
         s => panic!("{s:?}"),
     }
-    // Step limit.
-    let mut m = start(".L: BRA `(.L)", |_| {});
+    // Step limit (a loop whose state never comes back: a branch to itself would be
+    // a livelock, tests/livelock.rs).
+    let mut m = start(".L: UIADD UR1, UR1, 0x1\nBRA `(.L)", |_| {});
     match m.run(50) {
         Stop::Fault(f) => {
             assert_eq!(f.kind, FaultKind::StepLimit(50));

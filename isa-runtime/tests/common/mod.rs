@@ -1,6 +1,8 @@
 //! Test helpers: a two-pass assembler with labels and runners.
 #![allow(dead_code)]
 
+pub mod simt;
+
 use std::collections::HashMap;
 
 use isa::{Instruction, Pred, Reg, UPred, UReg};

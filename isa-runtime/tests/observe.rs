@@ -1,0 +1,81 @@
+//! The observer (`Machine::run_observed`) and what it is told: on random programs, an
+//! observed run ends as the unobserved one, and replaying each step's `Changes` over a
+//! copy of the initial state gives the state after every step (the `Replay` observer
+//! of the fuzz oracle, `fuzz/src/sim.rs`, included as a module).
+
+mod common;
+use common::simt::simt;
+use common::*;
+
+use proptest::prelude::*;
+
+#[path = "../../fuzz/src/sim.rs"]
+#[allow(dead_code)]
+mod sim;
+
+/// The machine of a random SIMT program.
+fn simt_machine(seed: u64) -> (isa_runtime::Machine, String) {
+    let p = simt(seed);
+    let m = start(&p.text, |w| {
+        w.valid_mask = p.valid_mask;
+        w.active_mask = p.valid_mask;
+        for &(n, lanes) in &p.preds {
+            w.set_pred_lanes(common::p(n), u32::MAX, lanes);
+        }
+        for (n, v) in &p.gprs {
+            w.set_reg_masked(r(*n), u32::MAX, v);
+        }
+        urs(w, &p.urs);
+    });
+    (m, p.text)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// Random SIMT programs (nested divergence, loops, YIELD, NANOSLEEP, EXIT, …).
+    #[test]
+    fn replaying_the_changes_of_simt_programs_gives_every_state(seed in any::<u64>()) {
+        let (m, text) = simt_machine(seed);
+        let mut plain = m.clone();
+        let stop = plain.run(20_000);
+        let r = std::panic::catch_unwind(|| sim::same_when_observed(m, &plain, &stop, 20_000));
+        prop_assert!(r.is_ok(), "seed {seed}:\n{text}");
+    }
+
+    /// Random instruction words of every opcode (the fuzz target's programs).
+    #[test]
+    fn replaying_the_changes_of_random_words_gives_every_state(
+        data in proptest::collection::vec(any::<u8>(), 0..700)
+    ) {
+        let m = sim::machine(&data);
+        let mut plain = m.clone();
+        let stop = plain.run(sim::MAX_STEPS);
+        sim::same_when_observed(m, &plain, &stop, sim::MAX_STEPS);
+    }
+}
+
+/// The SIMT programs get somewhere: many run long, diverge and reconverge, and their
+/// ends vary (a property over programs that all fault at once would prove little).
+#[test]
+fn the_simt_programs_are_varied() {
+    let (mut exited, mut faults, mut livelocks, mut long) = (0, 0, 0, 0);
+    for seed in 0..300 {
+        let (mut m, _) = simt_machine(seed);
+        match m.run(20_000) {
+            isa_runtime::Stop::Exited => exited += 1,
+            isa_runtime::Stop::Fault(f) => match f.kind {
+                isa_runtime::FaultKind::Livelock { .. } => livelocks += 1,
+                _ => faults += 1,
+            },
+        }
+        if m.steps >= 50 {
+            long += 1;
+        }
+    }
+    println!("{exited} exited, {faults} faults, {livelocks} livelocks, {long} of 50+ steps");
+    assert!(
+        exited >= 100 && faults + livelocks >= 30 && long >= 100,
+        "{exited} exited, {faults} faults, {livelocks} livelocks, {long} long"
+    );
+}
