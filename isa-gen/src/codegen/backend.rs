@@ -13,7 +13,7 @@ use crate::model::{Access, Opcode, RegSource, TypeId, TypeKind};
 const BACKEND_RUNTIME: &str = include_str!("backend_runtime.rs");
 const BUFFER_RUNTIME: &str = include_str!("buffer_runtime.rs");
 
-fn verbatim(src: &str, name: &str) -> TokenStream {
+pub(super) fn verbatim(src: &str, name: &str) -> TokenStream {
     match src.parse() {
         Ok(t) => t,
         Err(_) => {

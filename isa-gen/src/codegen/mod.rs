@@ -11,6 +11,7 @@
 mod asm;
 mod asm_parse;
 mod backend;
+mod decode;
 pub mod docs;
 pub mod names;
 pub mod types;
@@ -318,27 +319,23 @@ impl Gen<'_> {
         }
     }
 
+    /// A defined code of the field's type (its default when it has one).
+    fn any_code(&self, f: &Field) -> u128 {
+        if let Some(d) = f.default {
+            return d;
+        }
+        let t = self.model.ty(f.ty);
+        match &t.kind {
+            TypeKind::Enum(values) => values.first().map_or(0, |v| v.code),
+            TypeKind::RegFile(rf) => rf.named.first().map_or(rf.lo, |&(_, c)| c),
+            _ => 0,
+        }
+    }
+
     // -- shared support types -------------------------------------------------------
 
     fn support(&self) -> TokenStream {
         quote! {
-            /// Decodes one field of `$word` for opcode `$op`: its bits must be a defined
-            /// code of `$ty`, else the decoder returns `DecodeError::InvalidField`.
-            macro_rules! field {
-                ($word:ident, $op:ident, $name:literal, $ty:ident, $start:literal, $mask:literal, $bits:ty) => {
-                    match $ty::from_bits((($word >> $start) & $mask) as $bits) {
-                        Some(v) => v,
-                        None => {
-                            return Err(DecodeError::InvalidField {
-                                opcode: Opcode::$op,
-                                field: $name,
-                                value: ($word >> $start) & $mask,
-                            })
-                        }
-                    }
-                };
-            }
-
             /// A value's text did not name a value of the type.
             #[derive(Clone, Copy, Debug, PartialEq, Eq)]
             pub struct ParseError {
@@ -975,7 +972,7 @@ impl Gen<'_> {
             })
             .collect();
 
-        // decode
+        // decode: the fields of a word the decoder has checked
         let dec_stmts: Vec<_> = vf
             .iter()
             .map(|(_, f)| {
@@ -985,7 +982,6 @@ impl Gen<'_> {
                 let bits = uint_ty(t.width);
                 let start = lit(f.start as u128, "u32");
                 let fmask = lit_hex(crate::model::mask(0, f.width), "u128");
-                let spec = &f.name;
                 // `word__`, not `word`: no field can be named so (names are snake
                 // case), while a field `word` would shadow the parameter.
                 let raw = if f.start == 0 {
@@ -993,32 +989,26 @@ impl Gen<'_> {
                 } else {
                     quote! { ((word__ >> #start) & #fmask) }
                 };
-                let wide_check = if f.width > t.width {
-                    let tw = lit(t.width as u128, "u32");
-                    quote! {
-                        if #raw >> #tw != 0 {
-                            return Err(DecodeError::InvalidField { opcode: Opcode::#variant, field: #spec, value: #raw });
-                        }
-                    }
-                } else {
-                    quote! {}
-                };
-                let get = match &t.kind {
+                match &t.kind {
                     TypeKind::Immediate { .. } | TypeKind::ConstMem { .. } => {
                         quote! { let #id = #tn::from_bits_masked(#raw as #bits); }
                     }
-                    _ => quote! {
-                        let #id = field!(word__, #variant, #spec, #tn, #start, #fmask, #bits);
-                    },
-                };
-                quote! { #wide_check #get }
+                    _ => {
+                        // The code is defined (the decoder checked it); the other arm
+                        // is never taken but keeps this free of panics.
+                        let any = self.value_expr(f, self.any_code(f));
+                        quote! {
+                            let #id = match #tn::from_bits(#raw as #bits) { Some(v) => v, None => #any };
+                        }
+                    }
+                }
             })
             .collect();
 
-        let word_binding = if dec_stmts.is_empty() {
-            quote! {}
+        let (word_binding, word_param) = if dec_stmts.is_empty() {
+            (quote! {}, format_ident!("_word"))
         } else {
-            quote! { let word__ = word; }
+            (quote! { let word__ = word; }, format_ident!("word"))
         };
 
         // constructor: required operands (Order), then required modifiers; defaults else
@@ -1220,12 +1210,29 @@ impl Gen<'_> {
                 /// (as [`Instruction::decode`] established).
                 #[inline]
                 pub const fn decode_fields(word: u128) -> Result<#name, DecodeError> {
-                    if word & !Self::FIELD_MASK != 0 {
-                        return Err(DecodeError::ReservedBits { opcode: Opcode::#variant, bits: word & !Self::FIELD_MASK });
+                    match check_fields(word, Opcode::#variant) {
+                        Ok(()) => Ok(Self::from_valid_word(word)),
+                        Err(e) => Err(e),
                     }
+                }
+
+                /// The instruction, when `d` is one of this opcode: the typed view of a
+                /// decoded word.
+                #[inline]
+                pub const fn from_decoded(d: &Decoded) -> Option<#name> {
+                    if d.opcode() as usize == Opcode::#variant as usize {
+                        Some(Self::from_valid_word(d.word()))
+                    } else {
+                        None
+                    }
+                }
+
+                /// The fields of a word the decoder accepted as this opcode.
+                #[inline]
+                const fn from_valid_word(#word_param: u128) -> #name {
                     #word_binding
                     #( #dec_stmts )*
-                    Ok(#name { #( #fids ),* })
+                    #name { #( #fids ),* }
                 }
 
                 #( #bw_methods )*
@@ -1509,13 +1516,19 @@ impl Gen<'_> {
             .iter()
             .map(|o| format!(" `{}`: see [`{}`].", o.name, names::type_name(&o.name)))
             .collect();
-        let all: Vec<usize> = (0..m.opcodes.len()).collect();
-        let (tree, table) = match self.decode_table() {
-            Some((body, table)) => (body, table),
-            None => (self.decode_tree(&all, 0u128, 0), quote! {}),
-        };
+        let decoder = self.decoder();
         quote! {
-            #table
+            #decoder
+
+            impl Decoded {
+                /// The typed instruction.
+                pub const fn instruction(&self) -> Instruction {
+                    let word = self.word();
+                    match self.opcode {
+                        #( Opcode::#variants => Instruction::#variants(#variants::from_valid_word(word)), )*
+                    }
+                }
+            }
 
             /// Any instruction of the spec.
             #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -1541,8 +1554,12 @@ impl Gen<'_> {
                 /// Decodes a word exactly: the opcode is chosen by its fixed bits, every
                 /// field must hold a defined code and bits outside the opcode's fields must be
                 /// zero, so `decode(w)?.encode() == w` for every accepted word.
+                #[inline]
                 pub const fn decode(word: u128) -> Result<Instruction, DecodeError> {
-                    #tree
+                    match Decoded::decode(word) {
+                        Ok(d) => Ok(d.instruction()),
+                        Err(e) => Err(e),
+                    }
                 }
 
                 /// Checks the spec's `__Exception` conditions.
@@ -1600,6 +1617,30 @@ impl Gen<'_> {
                 }
             }
 
+            impl Decoded {
+                /// Writes the instruction as assembly, located at `addr` (branch targets
+                /// print as absolute addresses), as [`Instruction::write_asm`] does.
+                #[inline]
+                pub fn write_asm<W: core::fmt::Write>(&self, w: &mut W, addr: u64) -> core::fmt::Result {
+                    self.write_asm_with(w, addr, &FormatOptions::DEFAULT)
+                }
+
+                /// Writes the instruction as assembly, located at `addr`, the way `o` says.
+                pub fn write_asm_with<W: core::fmt::Write>(&self, w: &mut W, addr: u64, o: &FormatOptions) -> core::fmt::Result {
+                    let word = self.word();
+                    match self.opcode {
+                        #( Opcode::#variants => #variants::from_valid_word(word).write_asm_with(w, addr, o), )*
+                    }
+                }
+            }
+
+            /// Prints the instruction as assembly located at address 0.
+            impl core::fmt::Display for Decoded {
+                fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                    self.write_asm(f, 0)
+                }
+            }
+
             /// Prints the instruction as assembly located at address 0.
             impl core::fmt::Display for Instruction {
                 fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
@@ -1623,88 +1664,18 @@ impl Gen<'_> {
         }
     }
 
-    /// When every fixed bit of every opcode lies in one range of at most 16 bits, decode
-    /// looks the opcode up in a table indexed by those bits (one memory read and one
-    /// jump, whatever the number of opcodes); returns the body of `decode` and the table.
-    fn decode_table(&self) -> Option<(TokenStream, TokenStream)> {
-        let m = self.model;
-        let union = m.opcodes.iter().fold(0u128, |a, o| a | o.fixed_mask);
-        if union == 0 || m.opcodes.len() >= u16::MAX as usize {
-            return None;
-        }
-        let lo = union.trailing_zeros();
-        let hi = 128 - union.leading_zeros();
-        let bits = hi - lo;
-        if bits > 16 {
-            return None;
-        }
-        let size = 1usize << bits;
-        let mut table = vec![0u16; size];
-        for (i, op) in m.opcodes.iter().enumerate() {
-            let mask = op.fixed_mask >> lo;
-            let want = op.fixed_bits >> lo;
-            for (key, slot) in table.iter_mut().enumerate() {
-                if (key as u128) & mask == want {
-                    *slot = i as u16 + 1;
-                }
-            }
-        }
-        let wide = m.opcodes.len() >= 255;
-        let elem = if wide {
-            format_ident!("u16")
-        } else {
-            format_ident!("u8")
-        };
-        let entries = table
-            .iter()
-            .map(|&e| lit(e as u128, if wide { "u16" } else { "u8" }));
-        let n = lit(size as u128, "usize");
-        let lo_l = lit(lo as u128, "u32");
-        let kmask = lit_hex(crate::model::mask(0, bits), "u128");
-        let key = if lo == 0 {
-            quote! { (word & #kmask) as usize }
-        } else {
-            quote! { ((word >> #lo_l) & #kmask) as usize }
-        };
-        let arms = m.opcodes.iter().enumerate().map(|(i, op)| {
-            let name = self.struct_ident(op);
-            let k = lit(i as u128 + 1, if wide { "u16" } else { "u8" });
-            quote! {
-                #k => match #name::decode_fields(word) {
-                    Ok(i) => Ok(Instruction::#name(i)),
-                    Err(e) => Err(e),
-                },
-            }
-        });
-        let body = quote! {
-            match DECODE_TABLE[#key] {
-                #( #arms )*
-                _ => Err(DecodeError::UnknownOpcode { word }),
-            }
-        };
-        let table = quote! {
-            /// Opcode (index + 1, 0 for none) of every value of the fixed bits.
-            static DECODE_TABLE: [#elem; #n] = [ #( #entries ),* ];
-        };
-        Some((body, table))
-    }
-
-    /// A decision tree over the fixed fields: at each node, switch on a fixed field that
-    /// every remaining candidate fixes; leaves check the candidate's whole fixed pattern.
+    /// A decision tree over the fixed fields, giving the opcode index + 1 (0: none): at
+    /// each node, switch on a fixed field that every remaining candidate fixes; leaves
+    /// check the candidate's whole fixed pattern.
     fn decode_tree(&self, cands: &[usize], tested: u128, depth: usize) -> TokenStream {
         let m = self.model;
-        let unknown = quote! { Err(DecodeError::UnknownOpcode { word }) };
+        let unknown = quote! { 0usize };
         match cands {
             [] => return unknown,
             [one] => {
                 let op = &m.opcodes[*one];
-                let name = self.struct_ident(op);
-                let decode = quote! {
-                    match #name::decode_fields(word) {
-                        Ok(i) => Ok(Instruction::#name(i)),
-                        Err(e) => Err(e),
-                    }
-                };
+                let decode = lit(*one as u128 + 1, "usize");
+                let decode = quote! { #decode };
                 let rest = op.fixed_mask & !tested;
                 if rest == 0 {
                     return decode;
@@ -1746,15 +1717,12 @@ impl Gen<'_> {
                 .iter()
                 .map(|&c| {
                     let op = &m.opcodes[c];
-                    let name = self.struct_ident(op);
+                    let k = lit(c as u128 + 1, "usize");
                     let mask = lit_hex(op.fixed_mask, "u128");
                     let bits = lit_hex(op.fixed_bits, "u128");
                     quote! {
                         if word & #mask == #bits {
-                            return match #name::decode_fields(word) {
-                                Ok(i) => Ok(Instruction::#name(i)),
-                                Err(e) => Err(e),
-                            };
+                            return #k;
                         }
                     }
                 })

@@ -74,6 +74,14 @@ pub const RESERVED_TYPES: &[&str] = &[
     "OpcodeSpec",
     "Fail",
     "Read",
+    // The decoder (`decode_runtime.rs`): the validated word, and private tables.
+    "Decoded",
+    "FastCheck",
+    "FastSpan",
+    "DecodeTables",
+    "DecodeSlot",
+    "ExactCheck",
+    "ExactField",
 ];
 
 const KEYWORDS: &[&str] = &[
