@@ -28,6 +28,12 @@ use crate::syntax::ast::BinOp;
 pub struct Options {
     /// Leave out the spec's free-text sections from the rustdoc (smaller output).
     pub skip_docs: bool,
+    /// Leave out the text assembler and printer (`write_asm`, `Display`, `parse`,
+    /// `FormatOptions`, `AsmError`).
+    pub skip_asm: bool,
+    /// Leave out the operand metadata (`Opcode::info`, `reads`/`writes`, bit widths,
+    /// `RegRef`) and the `backend` module built on it; `code!` needs them.
+    pub skip_metadata: bool,
     /// Emit `#[macro_export] macro_rules! for_each_opcode`. Only one generated API per
     /// crate may export it, so `include_isa!` leaves it off; the root crate turns it on.
     pub export_macros: bool,
@@ -160,12 +166,18 @@ impl Gen<'_> {
         let structs = m.opcodes.iter().map(|o| self.opcode_struct(o));
         let opcode_enum = self.opcode_enum();
         let instruction = self.instruction();
-        let regs = self.reg_ref();
         let for_each = self.for_each_opcode();
         let macros = self.assembler_macros();
-        let asm_runtime = self.asm_runtime();
-        let asm_parse = self.parse_dispatch(&self.asm);
-        let backend = self.backend();
+        let (regs, backend) = if self.options.skip_metadata {
+            (quote! {}, quote! {})
+        } else {
+            (self.reg_ref(), self.backend())
+        };
+        let (asm_runtime, asm_parse) = if self.options.skip_asm {
+            (quote! {}, quote! {})
+        } else {
+            (self.asm_runtime(), self.parse_dispatch(&self.asm))
+        };
         quote! {
             #support
             #macros
@@ -335,7 +347,7 @@ impl Gen<'_> {
     // -- shared support types -------------------------------------------------------
 
     fn support(&self) -> TokenStream {
-        quote! {
+        let core = quote! {
             /// A value's text did not name a value of the type.
             #[derive(Clone, Copy, Debug, PartialEq, Eq)]
             pub struct ParseError {
@@ -408,145 +420,150 @@ impl Gen<'_> {
                 }
             }
 
-            /// The role of a field in its opcode.
-            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-            pub enum FieldRole {
-                /// Identifies the opcode; always holds this code.
-                Fixed(u128),
-                /// An operand (an item of `Order`, or part of one).
-                Operand,
-                /// A modifier, printed as `.VALUE` after the mnemonic.
-                Modifier,
-                /// A sub-field (`pg.not`) of the named field.
-                SubField(&'static str),
-            }
+        };
+        let metadata = (!self.options.skip_metadata).then(|| {
+            quote! {
+                /// The role of a field in its opcode.
+                #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+                pub enum FieldRole {
+                    /// Identifies the opcode; always holds this code.
+                    Fixed(u128),
+                    /// An operand (an item of `Order`, or part of one).
+                    Operand,
+                    /// A modifier, printed as `.VALUE` after the mnemonic.
+                    Modifier,
+                    /// A sub-field (`pg.not`) of the named field.
+                    SubField(&'static str),
+                }
 
-            /// One field of an opcode's encoding.
-            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-            pub struct FieldInfo {
-                /// Spec name (`pg.not` for sub-fields).
-                pub name: &'static str,
-                /// First bit.
-                pub start: u32,
-                /// Width in bits.
-                pub width: u32,
-                /// Spec name of the field's type.
-                pub type_name: &'static str,
-                /// Role.
-                pub role: FieldRole,
-                /// The code of the spec's default, if it gives one.
-                pub default: Option<u128>,
-            }
+                /// One field of an opcode's encoding.
+                #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+                pub struct FieldInfo {
+                    /// Spec name (`pg.not` for sub-fields).
+                    pub name: &'static str,
+                    /// First bit.
+                    pub start: u32,
+                    /// Width in bits.
+                    pub width: u32,
+                    /// Spec name of the field's type.
+                    pub type_name: &'static str,
+                    /// Role.
+                    pub role: FieldRole,
+                    /// The code of the spec's default, if it gives one.
+                    pub default: Option<u128>,
+                }
 
-            /// What kind of value an operand is.
-            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-            pub enum OperandKind {
-                /// A register of the named register file (or register enumeration).
-                Register(&'static str),
-                /// An immediate of the named type.
-                Immediate(&'static str),
-                /// A constant-memory reference `c[bank][offset]`.
-                ConstMem,
-                /// Constant memory addressed by a register: `c[bank][reg+offset]`.
-                ConstMemIndexed,
-                /// A register chosen by another register plus an offset: `PREFIX[reg+offset]`.
-                RegisterIndexed(&'static str),
-                /// A value of the named bit-field type.
-                Enum(&'static str),
-                /// A fixed word such as `UPR`: printed, encodes nothing; the registers
-                /// it stands for are in `OpcodeInfo::regs`.
-                Word,
-            }
+                /// What kind of value an operand is.
+                #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+                pub enum OperandKind {
+                    /// A register of the named register file (or register enumeration).
+                    Register(&'static str),
+                    /// An immediate of the named type.
+                    Immediate(&'static str),
+                    /// A constant-memory reference `c[bank][offset]`.
+                    ConstMem,
+                    /// Constant memory addressed by a register: `c[bank][reg+offset]`.
+                    ConstMemIndexed,
+                    /// A register chosen by another register plus an offset: `PREFIX[reg+offset]`.
+                    RegisterIndexed(&'static str),
+                    /// A value of the named bit-field type.
+                    Enum(&'static str),
+                    /// A fixed word such as `UPR`: printed, encodes nothing; the registers
+                    /// it stands for are in `OpcodeInfo::regs`.
+                    Word,
+                }
 
-            /// Width of an operand's data.
-            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-            pub enum Bitwidth {
-                /// Always this many bits.
-                Fixed(u32),
-                /// Depends on modifiers (the spec's expression); see `Instruction::bitwidth`.
-                Depends(&'static str),
-                /// The spec gives none.
-                Unspecified,
-            }
+                /// Width of an operand's data.
+                #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+                pub enum Bitwidth {
+                    /// Always this many bits.
+                    Fixed(u32),
+                    /// Depends on modifiers (the spec's expression); see `Instruction::bitwidth`.
+                    Depends(&'static str),
+                    /// The spec gives none.
+                    Unspecified,
+                }
 
-            /// An operand (an item of `Order`, `InList` or `OutList`).
-            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-            pub struct OperandInfo {
-                /// Spec name (`ra`, `C[vb, ura]`, `UPR`).
-                pub name: &'static str,
-                /// Kind of value.
-                pub kind: OperandKind,
-                /// The fields that encode it.
-                pub fields: &'static [&'static str],
-                /// Data width.
-                pub bitwidth: Bitwidth,
-                /// Whether the spec gives it a default (so assembly may omit it).
-                pub optional: bool,
-            }
+                /// An operand (an item of `Order`, `InList` or `OutList`).
+                #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+                pub struct OperandInfo {
+                    /// Spec name (`ra`, `C[vb, ura]`, `UPR`).
+                    pub name: &'static str,
+                    /// Kind of value.
+                    pub kind: OperandKind,
+                    /// The fields that encode it.
+                    pub fields: &'static [&'static str],
+                    /// Data width.
+                    pub bitwidth: Bitwidth,
+                    /// Whether the spec gives it a default (so assembly may omit it).
+                    pub optional: bool,
+                }
 
-            impl FieldInfo {
-                const fn new(
-                    name: &'static str,
-                    start: u32,
-                    width: u32,
-                    type_name: &'static str,
-                    role: FieldRole,
-                    default: Option<u128>,
-                ) -> FieldInfo {
-                    FieldInfo { name, start, width, type_name, role, default }
+                impl FieldInfo {
+                    const fn new(
+                        name: &'static str,
+                        start: u32,
+                        width: u32,
+                        type_name: &'static str,
+                        role: FieldRole,
+                        default: Option<u128>,
+                    ) -> FieldInfo {
+                        FieldInfo { name, start, width, type_name, role, default }
+                    }
+                }
+
+                impl OperandInfo {
+                    const fn new(
+                        name: &'static str,
+                        kind: OperandKind,
+                        fields: &'static [&'static str],
+                        bitwidth: Bitwidth,
+                        optional: bool,
+                    ) -> OperandInfo {
+                        OperandInfo { name, kind, fields, bitwidth, optional }
+                    }
+                }
+
+                /// Static metadata of an opcode.
+                #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+                pub struct OpcodeInfo {
+                    /// The opcode's name in the spec.
+                    pub name: &'static str,
+                    /// The name of its optype in the spec: the assembly mnemonic (`_` written `.`).
+                    pub optype: &'static str,
+                    /// Bits that identify the opcode, and their value.
+                    pub fixed_mask: u128,
+                    /// Value of the fixed bits.
+                    pub fixed_bits: u128,
+                    /// Bits covered by any field; all others must be zero.
+                    pub field_mask: u128,
+                    /// Every field, inherited ones first.
+                    pub fields: &'static [FieldInfo],
+                    /// Operands in assembly order; the first is the guard predicate.
+                    pub order: &'static [OperandInfo],
+                    /// Operands read.
+                    pub in_list: &'static [OperandInfo],
+                    /// Operands written.
+                    pub out_list: &'static [OperandInfo],
+                    /// What the instruction does to the program counter.
+                    pub flow: backend::Flow,
+                    /// Fields whose value other than their default makes the flow
+                    /// conditional (indices into `fields`): the guard predicate and its
+                    /// sub-fields first (`guard_fields` of them), then the spec's conditions.
+                    pub conditions: &'static [u8],
+                    /// How many of `conditions` belong to the guard predicate.
+                    pub guard_fields: u8,
+                    /// The operands that name code addresses.
+                    pub addresses: &'static [backend::AddressInfo],
+                    /// The address operand the flow goes to (index into `addresses`).
+                    pub target: Option<u8>,
+                    /// The register operands: `Order` first, then registers the In/Out lists
+                    /// name outside it.
+                    pub regs: &'static [backend::RegOperandInfo],
                 }
             }
-
-            impl OperandInfo {
-                const fn new(
-                    name: &'static str,
-                    kind: OperandKind,
-                    fields: &'static [&'static str],
-                    bitwidth: Bitwidth,
-                    optional: bool,
-                ) -> OperandInfo {
-                    OperandInfo { name, kind, fields, bitwidth, optional }
-                }
-            }
-
-            /// Static metadata of an opcode.
-            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-            pub struct OpcodeInfo {
-                /// The opcode's name in the spec.
-                pub name: &'static str,
-                /// The name of its optype in the spec: the assembly mnemonic (`_` written `.`).
-                pub optype: &'static str,
-                /// Bits that identify the opcode, and their value.
-                pub fixed_mask: u128,
-                /// Value of the fixed bits.
-                pub fixed_bits: u128,
-                /// Bits covered by any field; all others must be zero.
-                pub field_mask: u128,
-                /// Every field, inherited ones first.
-                pub fields: &'static [FieldInfo],
-                /// Operands in assembly order; the first is the guard predicate.
-                pub order: &'static [OperandInfo],
-                /// Operands read.
-                pub in_list: &'static [OperandInfo],
-                /// Operands written.
-                pub out_list: &'static [OperandInfo],
-                /// What the instruction does to the program counter.
-                pub flow: backend::Flow,
-                /// Fields whose value other than their default makes the flow
-                /// conditional (indices into `fields`): the guard predicate and its
-                /// sub-fields first (`guard_fields` of them), then the spec's conditions.
-                pub conditions: &'static [u8],
-                /// How many of `conditions` belong to the guard predicate.
-                pub guard_fields: u8,
-                /// The operands that name code addresses.
-                pub addresses: &'static [backend::AddressInfo],
-                /// The address operand the flow goes to (index into `addresses`).
-                pub target: Option<u8>,
-                /// The register operands: `Order` first, then registers the In/Out lists
-                /// name outside it.
-                pub regs: &'static [backend::RegOperandInfo],
-            }
-        }
+        });
+        quote! { #core #metadata }
     }
 
     // -- registers read and written -------------------------------------------------
@@ -1178,9 +1195,43 @@ impl Gen<'_> {
             .iter()
             .position(|o| o.name == op.name)
             .unwrap_or(0);
-        let write_asm = self.write_asm_fn(&self.asm, opcode_index);
-        let reads = self.push_regs(op, &op.in_list);
-        let writes = self.push_regs(op, &op.out_list);
+        let metadata = (!self.options.skip_metadata).then(|| {
+            let reads = self.push_regs(op, &op.in_list);
+            let writes = self.push_regs(op, &op.out_list);
+            quote! {
+                impl #name {
+                    #( #bw_methods )*
+
+                    /// Data width in bits of the operand with this spec name, if the spec gives one.
+                    #bitwidth_fn
+
+                    /// Registers read (`InList`), constant registers omitted.
+                    pub fn reads(&self) -> Regs {
+                        #reads
+                    }
+
+                    /// Registers written (`OutList`), constant registers omitted.
+                    pub fn writes(&self) -> Regs {
+                        #writes
+                    }
+                }
+            }
+        });
+        let asm = (!self.options.skip_asm).then(|| {
+            let write_asm = self.write_asm_fn(&self.asm, opcode_index);
+            quote! {
+                impl #name {
+                    #write_asm
+                }
+
+                /// Prints the instruction as assembly located at address 0.
+                impl core::fmt::Display for #name {
+                    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                        self.write_asm(f, 0)
+                    }
+                }
+            }
+        });
 
         quote! {
             #doc
@@ -1235,38 +1286,15 @@ impl Gen<'_> {
                     #name { #( #fids ),* }
                 }
 
-                #( #bw_methods )*
-
-                /// Data width in bits of the operand with this spec name, if the spec gives one.
-                #bitwidth_fn
-
                 #[doc = #validate_doc]
                 pub const fn validate(&self) -> Result<(), ValidationError> {
                     #( #checks )*
                     Ok(())
                 }
-
-                /// Registers read (`InList`), constant registers omitted.
-                pub fn reads(&self) -> Regs {
-                    #reads
-                }
-
-                /// Registers written (`OutList`), constant registers omitted.
-                pub fn writes(&self) -> Regs {
-                    #writes
-                }
             }
 
-            impl #name {
-                #write_asm
-            }
-
-            /// Prints the instruction as assembly located at address 0.
-            impl core::fmt::Display for #name {
-                fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-                    self.write_asm(f, 0)
-                }
-            }
+            #metadata
+            #asm
 
             #default_impl
 
@@ -1377,75 +1405,105 @@ impl Gen<'_> {
             .iter()
             .map(|o| format!(" `{}`: see [`{}`].", o.name, names::type_name(&o.name)))
             .collect();
-        let infos: Vec<_> = m
-            .opcodes
-            .iter()
-            .map(|op| {
-                let name = &op.name;
-                let optype = op.optype.map(|d| m.def(d).name.as_str()).unwrap_or("");
-                let fixed_mask = lit_hex(op.fixed_mask, "u128");
-                let fixed_bits = lit_hex(op.fixed_bits, "u128");
-                let field_mask = lit_hex(op.covered, "u128");
-                let fields: Vec<_> = op
-                    .fields
-                    .iter()
-                    .map(|f| {
-                        let n = &f.name;
-                        let start = lit(f.start as u128, "u32");
-                        let width = lit(f.width as u128, "u32");
-                        let tn = &m.ty(f.ty).name;
-                        let role = match f.role {
-                            Role::Fixed(c) => {
-                                let c = lit_hex(c, "u128");
-                                quote! { FieldRole::Fixed(#c) }
-                            }
-                            Role::Operand => quote! { FieldRole::Operand },
-                            Role::Modifier => quote! { FieldRole::Modifier },
-                            Role::SubField(b) => {
-                                let b = &op.fields[b].name;
-                                quote! { FieldRole::SubField(#b) }
-                            }
-                        };
-                        let default = match f.default {
-                            Some(d) => {
-                                let d = lit_hex(d, "u128");
-                                quote! { Some(#d) }
-                            }
-                            None => quote! { None },
-                        };
-                        quote! { FieldInfo::new(#n, #start, #width, #tn, #role, #default) }
-                    })
-                    .collect();
-                let order: Vec<_> = op
-                    .order
-                    .iter()
-                    .map(|o| self.operand_info(op, &o.kind, self.sources.text(o.span)))
-                    .collect();
-                let ins = self.list_info(op, &op.in_list);
-                let outs = self.list_info(op, &op.out_list);
-                let backend = self.backend_info(op);
-                quote! {
-                    OpcodeInfo {
-                        name: #name,
-                        optype: #optype,
-                        fixed_mask: #fixed_mask,
-                        fixed_bits: #fixed_bits,
-                        field_mask: #field_mask,
-                        fields: &[ #( #fields ),* ],
-                        order: &[ #( #order ),* ],
-                        in_list: &[ #( #ins ),* ],
-                        out_list: &[ #( #outs ),* ],
-                        #backend
+        let infos: Vec<_> = if self.options.skip_metadata {
+            Vec::new()
+        } else {
+            m.opcodes
+                .iter()
+                .map(|op| {
+                    let name = &op.name;
+                    let optype = op.optype.map(|d| m.def(d).name.as_str()).unwrap_or("");
+                    let fixed_mask = lit_hex(op.fixed_mask, "u128");
+                    let fixed_bits = lit_hex(op.fixed_bits, "u128");
+                    let field_mask = lit_hex(op.covered, "u128");
+                    let fields: Vec<_> = op
+                        .fields
+                        .iter()
+                        .map(|f| {
+                            let n = &f.name;
+                            let start = lit(f.start as u128, "u32");
+                            let width = lit(f.width as u128, "u32");
+                            let tn = &m.ty(f.ty).name;
+                            let role = match f.role {
+                                Role::Fixed(c) => {
+                                    let c = lit_hex(c, "u128");
+                                    quote! { FieldRole::Fixed(#c) }
+                                }
+                                Role::Operand => quote! { FieldRole::Operand },
+                                Role::Modifier => quote! { FieldRole::Modifier },
+                                Role::SubField(b) => {
+                                    let b = &op.fields[b].name;
+                                    quote! { FieldRole::SubField(#b) }
+                                }
+                            };
+                            let default = match f.default {
+                                Some(d) => {
+                                    let d = lit_hex(d, "u128");
+                                    quote! { Some(#d) }
+                                }
+                                None => quote! { None },
+                            };
+                            quote! { FieldInfo::new(#n, #start, #width, #tn, #role, #default) }
+                        })
+                        .collect();
+                    let order: Vec<_> = op
+                        .order
+                        .iter()
+                        .map(|o| self.operand_info(op, &o.kind, self.sources.text(o.span)))
+                        .collect();
+                    let ins = self.list_info(op, &op.in_list);
+                    let outs = self.list_info(op, &op.out_list);
+                    let backend = self.backend_info(op);
+                    quote! {
+                        OpcodeInfo {
+                            name: #name,
+                            optype: #optype,
+                            fixed_mask: #fixed_mask,
+                            fixed_bits: #fixed_bits,
+                            field_mask: #field_mask,
+                            fields: &[ #( #fields ),* ],
+                            order: &[ #( #order ),* ],
+                            in_list: &[ #( #ins ),* ],
+                            out_list: &[ #( #outs ),* ],
+                            #backend
+                        }
                     }
-                }
-            })
-            .collect();
+                })
+                .collect()
+        };
         let count = lit(m.opcodes.len() as u128, "usize");
         let repr = if m.opcodes.len() <= 256 {
             format_ident!("u8")
         } else {
             format_ident!("u16")
         };
+        let metadata = (!self.options.skip_metadata).then(|| {
+            quote! {
+                static OPCODE_INFO: [OpcodeInfo; #count] = [ #( #infos ),* ];
+
+                impl Opcode {
+                    /// Static metadata: fields, operands, In/Out lists.
+                    pub fn info(self) -> &'static OpcodeInfo {
+                        &OPCODE_INFO[self as usize]
+                    }
+
+                    /// Operands in assembly order (the spec's `Order`).
+                    pub fn order(self) -> &'static [OperandInfo] {
+                        self.info().order
+                    }
+
+                    /// Operands read (the spec's `InList`).
+                    pub fn in_list(self) -> &'static [OperandInfo] {
+                        self.info().in_list
+                    }
+
+                    /// Operands written (the spec's `OutList`).
+                    pub fn out_list(self) -> &'static [OperandInfo] {
+                        self.info().out_list
+                    }
+                }
+            }
+        });
         quote! {
             /// Every opcode of the spec (fieldless; see [`Instruction`] for the values).
             #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -1454,7 +1512,7 @@ impl Gen<'_> {
                 #( #[doc = #vdocs] #variants, )*
             }
 
-            static OPCODE_INFO: [OpcodeInfo; #count] = [ #( #infos ),* ];
+            #metadata
 
             impl Opcode {
                 /// Every opcode, in spec order.
@@ -1465,26 +1523,6 @@ impl Gen<'_> {
                     match self {
                         #( Opcode::#variants => #spec_names, )*
                     }
-                }
-
-                /// Static metadata: fields, operands, In/Out lists.
-                pub fn info(self) -> &'static OpcodeInfo {
-                    &OPCODE_INFO[self as usize]
-                }
-
-                /// Operands in assembly order (the spec's `Order`).
-                pub fn order(self) -> &'static [OperandInfo] {
-                    self.info().order
-                }
-
-                /// Operands read (the spec's `InList`).
-                pub fn in_list(self) -> &'static [OperandInfo] {
-                    self.info().in_list
-                }
-
-                /// Operands written (the spec's `OutList`).
-                pub fn out_list(self) -> &'static [OperandInfo] {
-                    self.info().out_list
                 }
             }
 
@@ -1517,7 +1555,7 @@ impl Gen<'_> {
             .map(|o| format!(" `{}`: see [`{}`].", o.name, names::type_name(&o.name)))
             .collect();
         let decoder = self.decoder();
-        quote! {
+        let core = quote! {
             #decoder
 
             impl Decoded {
@@ -1569,27 +1607,37 @@ impl Gen<'_> {
                     }
                 }
 
-                /// Registers read (`InList`), constant registers omitted.
-                pub fn reads(&self) -> Regs {
-                    match self {
-                        #( Instruction::#variants(i) => i.reads(), )*
+            }
+        };
+        let metadata = (!self.options.skip_metadata).then(|| {
+            quote! {
+                impl Instruction {
+                    /// Registers read (`InList`), constant registers omitted.
+                    pub fn reads(&self) -> Regs {
+                        match self {
+                            #( Instruction::#variants(i) => i.reads(), )*
+                        }
                     }
-                }
 
-                /// Registers written (`OutList`), constant registers omitted.
-                pub fn writes(&self) -> Regs {
-                    match self {
-                        #( Instruction::#variants(i) => i.writes(), )*
+                    /// Registers written (`OutList`), constant registers omitted.
+                    pub fn writes(&self) -> Regs {
+                        match self {
+                            #( Instruction::#variants(i) => i.writes(), )*
+                        }
                     }
-                }
 
-                /// Data width in bits of the operand with this spec name, if the spec gives one.
-                pub fn bitwidth(&self, operand: &str) -> Option<u32> {
-                    match self {
-                        #( Instruction::#variants(i) => i.bitwidth(operand), )*
+                    /// Data width in bits of the operand with this spec name, if the spec gives one.
+                    pub fn bitwidth(&self, operand: &str) -> Option<u32> {
+                        match self {
+                            #( Instruction::#variants(i) => i.bitwidth(operand), )*
+                        }
                     }
-                }
 
+                }
+            }
+        });
+        let asm = (!self.options.skip_asm).then(|| quote! {
+            impl Instruction {
                 /// Writes the instruction as assembly, located at `addr` (branch targets
                 /// print as absolute addresses).
                 pub fn write_asm<W: core::fmt::Write>(&self, w: &mut W, addr: u64) -> core::fmt::Result {
@@ -1661,7 +1709,8 @@ impl Gen<'_> {
                     self.insn.write_asm_with(f, self.addr, &self.options)
                 }
             }
-        }
+        });
+        quote! { #core #metadata #asm }
     }
 
     /// A decision tree over the fixed fields, giving the opcode index + 1 (0: none): at
