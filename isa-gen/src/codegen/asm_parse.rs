@@ -28,7 +28,7 @@ impl Gen<'_> {
         }
     }
 
-    fn name_fn(&self, ty: TypeId) -> syn::Ident {
+    fn name_fn(&self, ty: TypeId) -> proc_macro2::Ident {
         format_ident!("name_{}", super::names::field_name(&self.model.ty(ty).name))
     }
 
@@ -113,7 +113,7 @@ impl Gen<'_> {
     }
 
     /// The `OpcodeSpec` of one opcode, with the functions it points to.
-    fn opcode_spec(&self, a: &Assembler, opcode: usize) -> (TokenStream, syn::Ident) {
+    fn opcode_spec(&self, a: &Assembler, opcode: usize) -> (TokenStream, proc_macro2::Ident) {
         let model = self.model;
         let op = &model.opcodes[opcode];
         let oa = &a.ops[opcode];

@@ -185,7 +185,7 @@ impl Gen<'_> {
     /// The backend members of an opcode's `OpcodeInfo`.
     pub(super) fn backend_info(&self, op: &Opcode) -> TokenStream {
         let m = self.model;
-        let flow = syn::Ident::new(
+        let flow = proc_macro2::Ident::new(
             &heck::ToUpperCamelCase::to_upper_camel_case(op.flow.kind.name()),
             proc_macro2::Span::call_site(),
         );

@@ -314,8 +314,8 @@ fn immediate_item(t: &Type, signed: bool, loc: &str) -> TokenStream {
             _ => 64,
         };
         let (min, max) = (-(1i128 << (t.width - 1)), (1i128 << (t.width - 1)) - 1);
-        let min_l = syn::LitInt::new(&format!("{min}{val}"), proc_macro2::Span::call_site());
-        let max_l = syn::LitInt::new(&format!("{max}{val}"), proc_macro2::Span::call_site());
+        let min_l = super::lit_text(&format!("{min}{val}"));
+        let max_l = super::lit_text(&format!("{max}{val}"));
         let shift = lit((storage_bits - t.width) as u128, "u32");
         let doc = doc_attrs(&[
             format!(
@@ -486,14 +486,8 @@ fn cmem_item(t: &Type, bank_bits: u32, offset_bits: u32, loc: &str) -> TokenStre
     let bank_max = lit(crate::model::mask(0, bank_bits), &bank_ty.to_string());
     let off_min = -(1i128 << (offset_bits - 1));
     let off_max = (1i128 << (offset_bits - 1)) - 1;
-    let off_min_l = syn::LitInt::new(
-        &format!("{off_min}{off_ty}"),
-        proc_macro2::Span::call_site(),
-    );
-    let off_max_l = syn::LitInt::new(
-        &format!("{off_max}{off_ty}"),
-        proc_macro2::Span::call_site(),
-    );
+    let off_min_l = super::lit_text(&format!("{off_min}{off_ty}"));
+    let off_max_l = super::lit_text(&format!("{off_max}{off_ty}"));
     let storage = match off_ty.to_string().as_str() {
         "i8" => 8u32,
         "i16" => 16,
