@@ -4,7 +4,7 @@ use super::lex::{lex_line, Core, OperandTok, Part};
 use super::print::{neg_is_tilde, reg_count, set_code, unset_code};
 use super::{expected_kind, hex, AsmError, Assembler, SubKind};
 use crate::model::interp::Decoded;
-use crate::model::{Address, Model, Opcode, Operand, OperandKind, Role, TypeKind};
+use crate::model::{Address, CMemMisfit, Model, Opcode, Operand, OperandKind, Role, TypeKind};
 use crate::suggest;
 
 /// Why one candidate opcode rejected the line.
@@ -821,26 +821,20 @@ fn assign(
                     values[f] = (value as u128) & crate::model::mask(0, w);
                     return Assign::Ok;
                 }
-                TypeKind::ConstMem {
-                    bank_bits,
-                    offset_bits,
-                } => match &tok.core {
+                TypeKind::ConstMem { .. } => match &tok.core {
                     Core::ConstMem {
                         bank,
                         reg: None,
                         offset,
-                    } => match cmem_code(*bank, *offset, *bank_bits, *offset_bits) {
+                    } => match cmem_code(t, *bank, *offset) {
                         Ok(c) => {
                             values[f] = c;
                             Ok(())
                         }
                         Err(e) => return Assign::Invalid(e),
                     },
-                    Core::ConstMem { reg: Some(_), .. } => {
-                        return Assign::Invalid(
-                            "this constant-memory operand takes no register".into(),
-                        )
-                    }
+                    // `c[bank][reg+offset]` is another kind of operand (`C[mem, reg]`):
+                    // an opcode of the same mnemonic that takes it is the one meant.
                     _ => return Assign::Mismatch,
                 },
                 TypeKind::Enum(_) => match &tok.core {
@@ -871,13 +865,10 @@ fn assign(
             else {
                 return Assign::Mismatch;
             };
-            let TypeKind::ConstMem {
-                bank_bits,
-                offset_bits,
-            } = model.ty(op.fields[mem].ty).kind
-            else {
+            let mem_ty = model.ty(op.fields[mem].ty);
+            if !matches!(mem_ty.kind, TypeKind::ConstMem { .. }) {
                 return Assign::Mismatch;
-            };
+            }
             let Some(rf) = model.ty(op.fields[reg].ty).reg_file() else {
                 return Assign::Mismatch;
             };
@@ -896,7 +887,7 @@ fn assign(
                     None => return Assign::Invalid("write the address register".into()),
                 },
             };
-            match cmem_code(*bank, *offset, bank_bits, offset_bits) {
+            match cmem_code(mem_ty, *bank, *offset) {
                 Ok(c) => {
                     values[mem] = c;
                     values[reg] = code;
@@ -944,8 +935,10 @@ fn assign(
                     model.ty(op.fields[reg].ty).name
                 ));
             };
-            let w = model.ty(op.fields[offset].ty).width;
-            let (lo, hi) = (-(1i128 << (w - 1)), (1i128 << (w - 1)) - 1);
+            // The offset's immediate type says whether it may be negative.
+            let t = model.ty(op.fields[offset].ty);
+            let w = t.width;
+            let (lo, hi) = bounds(w, matches!(t.kind, TypeKind::Immediate { signed: true }));
             if *off < lo || *off > hi {
                 return Assign::Invalid(format!(
                     "index offset {} does not fit ({}..={})",
@@ -998,21 +991,16 @@ fn suffix_owner(a: &Assembler, opcode: usize, sfx: &str) -> String {
         })
 }
 
-fn cmem_code(bank: u128, offset: i128, bank_bits: u32, offset_bits: u32) -> Result<u128, String> {
-    if bank >> bank_bits != 0 {
-        return Err(format!("bank {bank:#x} does not fit in {bank_bits} bits"));
-    }
-    let (lo, hi) = (
-        -(1i128 << (offset_bits - 1)),
-        (1i128 << (offset_bits - 1)) - 1,
-    );
-    if offset < lo || offset > hi {
-        return Err(format!(
+/// The code of `c[bank][offset]` in constant-memory type `t`, or why it has none.
+fn cmem_code(t: &crate::model::Type, bank: u128, offset: i128) -> Result<u128, String> {
+    t.cmem_code(bank, offset).map_err(|e| match e {
+        CMemMisfit::Bank(bits) => format!("bank {bank:#x} does not fit in {bits} bits"),
+        CMemMisfit::Offset(lo, hi) => format!(
             "offset {} is outside {}..={}",
             hex(offset),
             hex(lo),
             hex(hi)
-        ));
-    }
-    Ok((bank << offset_bits) | ((offset as u128) & crate::model::mask(0, offset_bits)))
+        ),
+        CMemMisfit::NotConstMem => format!("`{}` is no constant-memory type", t.name),
+    })
 }

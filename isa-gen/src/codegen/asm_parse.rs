@@ -258,12 +258,13 @@ impl Gen<'_> {
                         TypeKind::ConstMem {
                             bank_bits,
                             offset_bits,
+                            offset_signed,
                         } => {
                             let (b, o) = (
                                 lit(*bank_bits as u128, "u8"),
                                 lit(*offset_bits as u128, "u8"),
                             );
-                            quote! { Kind::CMem { bank_bits: #b, offset_bits: #o } }
+                            quote! { Kind::CMem { bank_bits: #b, offset_bits: #o, signed: #offset_signed } }
                         }
                     };
                     (kind, f, f, field.default.is_some())
@@ -272,6 +273,7 @@ impl Gen<'_> {
                     let TypeKind::ConstMem {
                         bank_bits,
                         offset_bits,
+                        offset_signed,
                     } = model.ty(op.fields[mem].ty).kind
                     else {
                         continue;
@@ -288,7 +290,7 @@ impl Gen<'_> {
                     };
                     let (b, o) = (lit(bank_bits as u128, "u8"), lit(offset_bits as u128, "u8"));
                     (
-                        quote! { Kind::CMemIdx { bank_bits: #b, offset_bits: #o, reg: #ra, reg_name: #nf, zero: #zero } },
+                        quote! { Kind::CMemIdx { bank_bits: #b, offset_bits: #o, signed: #offset_signed, reg: #ra, reg_name: #nf, zero: #zero } },
                         mem,
                         mem,
                         false,
@@ -302,8 +304,11 @@ impl Gen<'_> {
                     let nf = self.name_fn(op.fields[reg].ty);
                     let of = &op.fields[offset];
                     let oa_ = at(of.start, of.width);
+                    let ot = model.ty(of.ty);
+                    let ow = lit(ot.width as u128, "u8");
+                    let os = matches!(ot.kind, TypeKind::Immediate { signed: true });
                     (
-                        quote! { Kind::RegIdx { prefix: #prefix, reg_name: #nf, off: #oa_ } },
+                        quote! { Kind::RegIdx { prefix: #prefix, reg_name: #nf, off: #oa_, off_width: #ow, off_signed: #os } },
                         reg,
                         usize::MAX,
                         false,

@@ -119,10 +119,14 @@ pub enum Problem {
     NeedsRange(u32),
     /// A register that does not exist.
     NoSuchRegister,
-    /// A constant-memory bank or offset that does not fit.
-    ConstMem,
-    /// An index register of the wrong file, or an offset that does not fit.
+    /// A constant-memory bank that does not fit: the bank, its width in bits.
+    Bank(u64, u8),
+    /// A constant-memory offset outside `min..=max`: the offset, min, max.
+    Offset(i128, i128, i128),
+    /// An index register of the wrong file.
     Index,
+    /// An index offset outside `min..=max`: the offset, min, max.
+    IndexOffset(i128, i128, i128),
 }
 
 impl AsmError {
@@ -341,8 +345,27 @@ impl core::fmt::Display for AsmErrorDisplay<'_> {
                         }
                     }
                     Problem::NoSuchRegister => write!(f, "{found} does not exist"),
-                    Problem::ConstMem => write!(f, "{found}: bank or offset out of range"),
-                    Problem::Index => write!(f, "{found}: bad index register or offset"),
+                    Problem::Bank(bank, bits) => {
+                        write!(f, "bank {bank:#x} does not fit in {bits} bits")
+                    }
+                    Problem::Offset(off, min, max) => {
+                        f.write_str("offset ")?;
+                        write_hex(f, off)?;
+                        f.write_str(" is outside ")?;
+                        write_hex(f, min)?;
+                        f.write_str("..=")?;
+                        write_hex(f, max)
+                    }
+                    Problem::Index => write!(f, "{found}: bad index register"),
+                    Problem::IndexOffset(off, min, max) => {
+                        f.write_str("index offset ")?;
+                        write_hex(f, off)?;
+                        f.write_str(" does not fit (")?;
+                        write_hex(f, min)?;
+                        f.write_str("..=")?;
+                        write_hex(f, max)?;
+                        f.write_str(")")
+                    }
                 }
             }
             AsmErrorKind::TooMany(max) => {
@@ -1105,10 +1128,13 @@ enum Kind {
     CMem {
         bank_bits: u8,
         offset_bits: u8,
+        /// The offset is signed (two's complement) or unsigned.
+        signed: bool,
     },
     CMemIdx {
         bank_bits: u8,
         offset_bits: u8,
+        signed: bool,
         reg: At,
         reg_name: NameFn,
         zero: Option<u64>,
@@ -1117,6 +1143,9 @@ enum Kind {
         prefix: &'static str,
         reg_name: NameFn,
         off: At,
+        /// The offset's immediate type: its width and signedness.
+        off_width: u8,
+        off_signed: bool,
     },
     Word(&'static str),
 }
@@ -1236,11 +1265,21 @@ fn bounds(width: u8, signed: bool) -> (i128, i128) {
     }
 }
 
-/// The encoding of `c[bank][off]`.
-fn cmem(bank: u64, off: i128, bank_bits: u8, offset_bits: u8) -> Result<u128, Problem> {
-    let (lo, hi) = bounds(offset_bits, true);
-    if bank >> bank_bits != 0 || off < lo || off > hi {
-        return Err(Problem::ConstMem);
+/// The encoding of `c[bank][off]` with a `bank_bits`-bit bank and an `offset_bits`-bit
+/// signed or unsigned offset.
+fn cmem(
+    bank: u64,
+    off: i128,
+    bank_bits: u8,
+    offset_bits: u8,
+    signed: bool,
+) -> Result<u128, Problem> {
+    if bank >> bank_bits != 0 {
+        return Err(Problem::Bank(bank, bank_bits));
+    }
+    let (lo, hi) = bounds(offset_bits, signed);
+    if off < lo || off > hi {
+        return Err(Problem::Offset(off, lo, hi));
     }
     Ok((u128::from(bank) << offset_bits) | (off as u128 & ((1u128 << offset_bits) - 1)))
 }
@@ -1422,14 +1461,17 @@ fn read(
         Kind::CMem {
             bank_bits,
             offset_bits,
+            signed,
         } => {
             match tok.core {
-                TokCore::ConstMem(bank, None, off) => match cmem(bank, off, bank_bits, offset_bits)
-                {
-                    Ok(c) => o.at.set(w, c),
-                    Err(p) => return Read::Bad(p),
-                },
-                TokCore::ConstMem(_, Some(_), _) => return Read::Bad(Problem::ConstMem),
+                TokCore::ConstMem(bank, None, off) => {
+                    match cmem(bank, off, bank_bits, offset_bits, signed) {
+                        Ok(c) => o.at.set(w, c),
+                        Err(p) => return Read::Bad(p),
+                    }
+                }
+                // `c[bank][reg+offset]` is another kind of operand (`C[mem, reg]`): an
+                // opcode of the same mnemonic that takes it is the one meant.
                 _ => return Read::Kind,
             }
             true
@@ -1437,6 +1479,7 @@ fn read(
         Kind::CMemIdx {
             bank_bits,
             offset_bits,
+            signed,
             reg,
             reg_name,
             zero,
@@ -1452,7 +1495,7 @@ fn read(
                 (None, Some(z)) => z,
                 (None, None) => return Read::Bad(Problem::Index),
             };
-            match cmem(bank, off, bank_bits, offset_bits) {
+            match cmem(bank, off, bank_bits, offset_bits, signed) {
                 Ok(c) => {
                     o.at.set(w, c);
                     reg.set(w, u128::from(code));
@@ -1465,6 +1508,8 @@ fn read(
             prefix,
             reg_name,
             off,
+            off_width,
+            off_signed,
         } => {
             let TokCore::Indexed(file, r, offset) = tok.core else {
                 return Read::Kind;
@@ -1482,12 +1527,12 @@ fn read(
             let Some(code) = reg_name(r) else {
                 return Read::Bad(Problem::Index);
             };
-            let (lo, hi) = bounds(off.width, true);
+            let (lo, hi) = bounds(off_width, off_signed);
             if offset < lo || offset > hi {
-                return Read::Bad(Problem::Index);
+                return Read::Bad(Problem::IndexOffset(offset, lo, hi));
             }
             o.at.set(w, u128::from(code));
-            off.set(w, offset as u128);
+            off.set(w, offset as u128 & ((1u128 << off_width) - 1));
             false
         }
         Kind::Word(word) => {
