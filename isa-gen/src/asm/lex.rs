@@ -8,9 +8,11 @@
 
 use std::ops::Range;
 
-#[path = "../codegen/asm_runtime.rs"]
 #[allow(dead_code, clippy::all)]
-mod runtime;
+pub(crate) mod runtime {
+    include!("../codegen/asm_runtime.rs");
+    include!("../codegen/asm_errors.rs");
+}
 
 /// An error at a byte range of the line.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -12,6 +12,7 @@ use crate::asm::{mnemonic, Assembler, SubKind};
 use crate::model::{Address, Opcode, OperandKind, Role, TypeId, TypeKind};
 
 const RUNTIME: &str = include_str!("asm_runtime.rs");
+const ERRORS: &str = include_str!("asm_errors.rs");
 
 fn at(start: u32, width: u32) -> TokenStream {
     let s = lit(start as u128, "u8");
@@ -22,10 +23,15 @@ fn at(start: u32, width: u32) -> TokenStream {
 impl Gen<'_> {
     /// The hand-written support code, emitted as is.
     pub(super) fn asm_runtime(&self) -> TokenStream {
-        match RUNTIME.parse() {
+        let runtime = match RUNTIME.parse() {
             Ok(t) => t,
             Err(_) => quote! { compile_error!("isa-gen: asm_runtime.rs does not tokenize"); },
-        }
+        };
+        let errors = match ERRORS.parse() {
+            Ok(t) => t,
+            Err(_) => quote! { compile_error!("isa-gen: asm_errors.rs does not tokenize"); },
+        };
+        quote! { #runtime #errors }
     }
 
     fn name_fn(&self, ty: TypeId) -> syn::Ident {
