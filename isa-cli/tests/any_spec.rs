@@ -525,3 +525,37 @@ fn the_bundled_spec_does_not_leak_into_another() {
         stderr(&o)
     );
 }
+
+/// `isa asm` (the generated tier) and `isa asm --spec isa-spec` (the interpreting one)
+/// report the same errors for the same program, word for word: the bad-line corpus of
+/// `isa-gen/tests/asm.rs`, one line each.
+#[test]
+fn both_tiers_report_the_same_errors() {
+    let src = include_str!("../../isa-gen/tests/asm.rs");
+    let start = src.find("const BAD:").expect("the corpus table");
+    let mut lines = vec![".L_x:".to_string()];
+    for l in src[start..].lines().skip(1) {
+        let t = l.trim();
+        if t.starts_with("];") {
+            break;
+        }
+        if let Some(rest) = t.strip_prefix("(\"") {
+            lines.push(rest[..rest.find("\", ").expect("a string")].to_string());
+        }
+    }
+    assert!(lines.len() > 50, "{} lines", lines.len());
+    let dir = temp("tiers");
+    let prog = dir.join("bad.s");
+    std::fs::write(&prog, lines.join("\n") + "\n").unwrap();
+    let generated = isa(&["asm", s(&prog)]);
+    let bundled = spec_file("isa-spec");
+    let interpreted = isa(&["asm", s(&prog), "--spec", s(&bundled)]);
+    assert_eq!(generated.status.code(), Some(1));
+    assert_eq!(interpreted.status.code(), Some(1));
+    let (g, i) = (stderr(&generated), stderr(&interpreted));
+    assert!(g.lines().count() > 50, "{g}");
+    for (a, b) in g.lines().zip(i.lines()) {
+        assert_eq!(a, b);
+    }
+    assert_eq!(g, i);
+}

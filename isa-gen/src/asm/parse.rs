@@ -5,7 +5,6 @@ use super::print::{neg_is_tilde, reg_count, set_code, unset_code};
 use super::{expected_kind, hex, AsmError, Assembler, SubKind};
 use crate::model::interp::Decoded;
 use crate::model::{Address, CMemMisfit, Model, Opcode, Operand, OperandKind, Role, TypeKind};
-use crate::suggest;
 
 /// Why one candidate opcode rejected the line.
 struct Fail {
@@ -146,7 +145,7 @@ pub(crate) fn parse_line(
     let Some((k, candidates)) = found else {
         let p = &toks.parts[0];
         let mut e = AsmError::new(p.span.clone(), format!("unknown mnemonic `{}`", p.text));
-        let near = nearest(p.text, a.mnemonics());
+        let near = nearest(p.text, a.mnemonics().into_iter());
         if !near.is_empty() {
             e.notes.push(format!("did you mean {}?", quoted(&near)));
         }
@@ -175,28 +174,11 @@ fn quoted(items: &[&str]) -> String {
 }
 
 /// Up to three candidates near `word`: by edit distance, else one swap of adjacent
-/// letters away (`SHLF` → `SHFL`), which plain edit distance counts as two edits.
-fn nearest<'c>(word: &str, candidates: Vec<&'c str>) -> Vec<&'c str> {
-    let near = suggest::nearest_n(word, candidates.iter().copied(), 3);
-    if !near.is_empty() {
-        return near;
-    }
-    let w: Vec<char> = word.chars().flat_map(char::to_uppercase).collect();
-    candidates
-        .into_iter()
-        .filter(|c| {
-            let c: Vec<char> = c.chars().flat_map(char::to_uppercase).collect();
-            c.len() == w.len()
-                && (0..w.len().saturating_sub(1)).any(|i| {
-                    w[i] != w[i + 1]
-                        && w[i] == c[i + 1]
-                        && w[i + 1] == c[i]
-                        && w[..i] == c[..i]
-                        && w[i + 2..] == c[i + 2..]
-                })
-        })
-        .take(3)
-        .collect()
+/// letters away (`SHLF` → `SHFL`). The generated assembler's function, so that both
+/// tiers suggest the same names.
+fn nearest<'c>(word: &str, candidates: impl Iterator<Item = &'c str> + Clone) -> Vec<&'c str> {
+    let near: [&str; 3] = super::lex::runtime::nearest(word, candidates);
+    near.into_iter().filter(|n| !n.is_empty()).collect()
 }
 
 /// The most specific failure; kind mismatches (or missing operands) at the same operand
@@ -269,7 +251,7 @@ fn hints(model: &Model, op: &Opcode, o: &OperandKind, tok: &OperandTok) -> Vec<S
                 .take(4)
                 .collect();
             let near = if starts.is_empty() {
-                suggest::nearest_n(name, values.iter().map(|v| v.name.as_str()), 3)
+                nearest(name, values.iter().map(|v| v.name.as_str()))
             } else {
                 starts
             };
@@ -364,7 +346,7 @@ fn attempt(
                         super::mnemonic(model, opcode)
                     ),
                 );
-                let near = suggest::nearest_n(part.text, values.iter().copied(), 3);
+                let near = nearest(part.text, values.iter().copied());
                 if !near.is_empty() {
                     let near: Vec<String> = near.iter().map(|n| format!(".{n}")).collect();
                     let near: Vec<&str> = near.iter().map(String::as_str).collect();
@@ -841,7 +823,10 @@ fn assign(
                     Core::Name(n) => match t.enum_code(n) {
                         Some(c) => {
                             if tok.prefix.is_some() {
-                                return Assign::Invalid("this operand takes no prefix".into());
+                                return Assign::Invalid(format!(
+                                    "this operand does not take a `{}` prefix",
+                                    tok.prefix.unwrap_or('!')
+                                ));
                             }
                             values[f] = c;
                             return Assign::Ok;

@@ -244,9 +244,11 @@ impl Gen<'_> {
                             };
                             quote! { Kind::Reg { name: #nf, prefix: #prefix, lo: #lo, hi: #hi, count: #count } }
                         }
-                        TypeKind::Enum(_) => {
+                        TypeKind::Enum(vs) => {
                             let nf = self.name_fn(field.ty);
-                            quote! { Kind::Enum { name: #nf } }
+                            let tn = &t.name;
+                            let names = vs.iter().map(|v| v.name.as_str());
+                            quote! { Kind::Enum { name: #nf, type_name: #tn, values: &[ #( #names ),* ] } }
                         }
                         TypeKind::Immediate { signed } => {
                             let tn = &t.name;
@@ -295,8 +297,9 @@ impl Gen<'_> {
                         None => quote! { None },
                     };
                     let (b, o) = (lit(bank_bits as u128, "u8"), lit(offset_bits as u128, "u8"));
+                    let rt = &model.ty(rf.ty).name;
                     (
-                        quote! { Kind::CMemIdx { bank_bits: #b, offset_bits: #o, signed: #offset_signed, reg: #ra, reg_name: #nf, zero: #zero } },
+                        quote! { Kind::CMemIdx { bank_bits: #b, offset_bits: #o, signed: #offset_signed, reg: #ra, reg_name: #nf, reg_type: #rt, zero: #zero } },
                         mem,
                         mem,
                         false,
@@ -313,8 +316,9 @@ impl Gen<'_> {
                     let ot = model.ty(of.ty);
                     let ow = lit(ot.width as u128, "u8");
                     let os = matches!(ot.kind, TypeKind::Immediate { signed: true });
+                    let rt = &model.ty(op.fields[reg].ty).name;
                     (
-                        quote! { Kind::RegIdx { prefix: #prefix, reg_name: #nf, off: #oa_, off_width: #ow, off_signed: #os } },
+                        quote! { Kind::RegIdx { prefix: #prefix, reg_name: #nf, reg_type: #rt, off: #oa_, off_width: #ow, off_signed: #os } },
                         reg,
                         usize::MAX,
                         false,
@@ -364,9 +368,19 @@ impl Gen<'_> {
             quote! { #cf }
         };
 
+        let field_names = op.fields.iter().map(|f| f.name.as_str());
+        let mods_text: Vec<String> = oa
+            .modifiers
+            .iter()
+            .flat_map(|&m| model.ty(op.fields[m].ty).enum_values().unwrap_or(&[]))
+            .map(|v| format!(".{}", v.name))
+            .collect();
+        let mods_text = mods_text.join(" ");
         items.push(quote! {
             const #spec: OpcodeSpec = OpcodeSpec {
                 mnemonic: #mnemonic,
+                fields: &[ #( #field_names ),* ],
+                mods_text: #mods_text,
                 base: #base,
                 mods: &[ #( #mods ),* ],
                 guard: #guard,
@@ -398,7 +412,18 @@ impl Gen<'_> {
                 None => groups.push((m, vec![i])),
             }
         }
-        let all_mnemonics: Vec<&str> = groups.iter().map(|(m, _)| m.as_str()).collect();
+        // Sorted, as the interpreting tier offers them (suggestions one swap away come
+        // in this order).
+        let mut all_mnemonics: Vec<&str> = groups.iter().map(|(m, _)| m.as_str()).collect();
+        all_mnemonics.sort_unstable();
+        // Register files in the spec's order, for "`R255` does not exist" hints.
+        let reg_files = model.types.iter().filter_map(|t| {
+            let rf = t.reg_file()?;
+            let named: Vec<&str> = rf.named.iter().map(|(n, _)| n.as_str()).collect();
+            let (name, prefix, named) = (&t.name, &rf.prefix, named.join(", "));
+            let (lo, hi) = (lit(rf.lo, "u64"), lit(rf.hi, "u64"));
+            Some(quote! { (#name, #prefix, #lo, #hi, #named) })
+        });
         let mut multi_groups: Vec<&(String, Vec<usize>)> =
             groups.iter().filter(|(m, _)| m.contains('.')).collect();
         multi_groups.sort_by_key(|(m, _)| std::cmp::Reverse(m.matches('.').count()));
@@ -431,6 +456,9 @@ impl Gen<'_> {
             /// Every mnemonic, for suggestions.
             const MNEMONICS: &[&str] = &[ #( #all_mnemonics ),* ];
 
+            /// Register files: type, prefix, numbered range, constant registers.
+            const ASM_REG_FILES: &[(&str, &str, u64, u64, &str)] = &[ #( #reg_files ),* ];
+
             impl Instruction {
                 /// Parses one line of assembly located at address 0 (no labels).
                 #[allow(clippy::result_large_err)]
@@ -450,7 +478,7 @@ impl Gen<'_> {
                             #( #single )*
                             other => {
                                 let (_, s, e) = l.parts[0];
-                                return Err(AsmError::new(s, e, AsmErrorKind::UnknownMnemonic(nearest::<3>(other, MNEMONICS))));
+                                return Err(AsmError::new(s, e, AsmErrorKind::UnknownMnemonic(nearest::<3>(other, MNEMONICS.iter().copied()))));
                             }
                         };
                         (1, specs)

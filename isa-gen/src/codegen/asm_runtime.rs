@@ -141,6 +141,8 @@ pub(crate) struct Tok<'a> {
 /// A lexed line: guard, mnemonic parts, operands.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Line<'a> {
+    /// The whole line.
+    pub(crate) text: &'a str,
     /// (negated, register name, start, end).
     pub(crate) guard: Option<(bool, &'a str, usize, usize)>,
     pub(crate) parts: [(&'a str, usize, usize); MAX_PARTS],
@@ -271,6 +273,7 @@ pub(crate) fn lex(line: &str) -> Result<Line<'_>, AsmError> {
         pos: 0,
     };
     let mut l = Line {
+        text: line,
         guard: None,
         parts: [("", 0, 0); MAX_PARTS],
         nparts: 0,
@@ -603,8 +606,13 @@ fn reg_offset<'a>(c: &mut Cur<'a>) -> Result<(Option<&'a str>, i128), AsmError> 
     Ok((reg, off))
 }
 
-/// The nearest names by edit distance (at most a third of the word, at least 1).
-fn nearest<const N: usize>(word: &str, candidates: &[&'static str]) -> [&'static str; N] {
+/// The nearest names by edit distance (at most a third of the word, at least 1),
+/// closest first; when none is that near, those one swap of adjacent letters away
+/// (`SHLF` → `SHFL`, two edits by distance). Both tiers suggest with this function.
+pub(crate) fn nearest<'c, const N: usize>(
+    word: &str,
+    candidates: impl Iterator<Item = &'c str> + core::clone::Clone,
+) -> [&'c str; N] {
     fn distance(a: &str, b: &str) -> usize {
         let b = b.as_bytes();
         if b.len() > 64 {
@@ -625,9 +633,24 @@ fn nearest<const N: usize>(word: &str, candidates: &[&'static str]) -> [&'static
         }
         prev[b.len()]
     }
+    /// `a` and `b` differ by one swap of two adjacent, different letters.
+    fn swapped(a: &str, b: &str) -> bool {
+        let (a, b) = (a.as_bytes(), b.as_bytes());
+        if a.len() != b.len() {
+            return false;
+        }
+        let same = |x: &u8, y: &u8| x.eq_ignore_ascii_case(y);
+        (0..a.len().saturating_sub(1)).any(|i| {
+            !same(&a[i], &a[i + 1])
+                && same(&a[i], &b[i + 1])
+                && same(&a[i + 1], &b[i])
+                && a[..i].iter().zip(&b[..i]).all(|(x, y)| same(x, y))
+                && a[i + 2..].iter().zip(&b[i + 2..]).all(|(x, y)| same(x, y))
+        })
+    }
     let limit = (word.len() / 3).max(1);
-    let mut best: [(usize, &'static str); N] = [(usize::MAX, ""); N];
-    for &c in candidates {
+    let mut best: [(usize, &'c str); N] = [(usize::MAX, ""); N];
+    for c in candidates.clone() {
         let d = distance(word, c);
         if d > limit {
             continue;
@@ -647,6 +670,16 @@ fn nearest<const N: usize>(word: &str, candidates: &[&'static str]) -> [&'static
         }
     }
     let mut out = [""; N];
+    if best[0].1.is_empty() {
+        let mut n = 0;
+        for c in candidates.filter(|c| swapped(word, c)) {
+            if n < N && !out.contains(&c) {
+                out[n] = c;
+                n += 1;
+            }
+        }
+        return out;
+    }
     for (o, (_, b)) in out.iter_mut().zip(best) {
         *o = b;
     }
@@ -732,6 +765,9 @@ enum Kind {
     },
     Enum {
         name: NameFn,
+        /// For hints: the type's name and its values.
+        type_name: &'static str,
+        values: &'static [&'static str],
     },
     Imm {
         type_name: &'static str,
@@ -753,11 +789,15 @@ enum Kind {
         signed: bool,
         reg: At,
         reg_name: NameFn,
+        /// The address register's type name.
+        reg_type: &'static str,
         zero: Option<u64>,
     },
     RegIdx {
         prefix: &'static str,
         reg_name: NameFn,
+        /// The index register's type name.
+        reg_type: &'static str,
         off: At,
         /// The offset's immediate type: its width and signedness.
         off_width: u8,
@@ -798,6 +838,10 @@ struct GuardSpec {
 #[derive(Debug)]
 struct OpcodeSpec {
     mnemonic: &'static str,
+    /// The opcode's field names (for "`pu` is the operand's name in the spec").
+    fields: &'static [&'static str],
+    /// Every modifier value, `.A .B` (for an unknown modifier with none near).
+    mods_text: &'static str,
     /// Fixed bits and every default.
     base: u128,
     mods: &'static [ModSpec],
@@ -927,7 +971,7 @@ fn decorate(subs: &[Sub], tok: &Tok, w: &mut u128) -> Result<(), Problem> {
                 return Err(match (p, has_neg) {
                     ('-', true) => Problem::NegForm(true),
                     ('~', true) => Problem::NegForm(false),
-                    _ => Problem::Prefix(p),
+                    _ => Problem::Prefix(p, false),
                 });
             }
         }
@@ -939,16 +983,33 @@ fn decorate(subs: &[Sub], tok: &Tok, w: &mut u128) -> Result<(), Problem> {
         });
         match hit {
             Some((at, v)) => at.set(w, u128::from(v)),
-            None => return Err(Problem::Suffix),
+            None => return Err(suffix_problem(false, tok, sfx)),
         }
     }
     Ok(())
 }
 
-/// Reads `tok` as operand `o`, writing its bits into `w`.
+/// A `.SUFFIX` the operand does not take; which operand does is filled in by the caller.
+fn suffix_problem(imm: bool, tok: &Tok, sfx: &str) -> Problem {
+    // The suffix ends the token.
+    Problem::Suffix(imm, tok.end - sfx.len(), tok.end, 0, "")
+}
+
+/// Where `part` (a slice of `line`) is in it.
+fn offset_in(line: &str, part: &str) -> (usize, usize) {
+    let start = (part.as_ptr() as usize).wrapping_sub(line.as_ptr() as usize);
+    if start <= line.len() && line.len() - start >= part.len() {
+        (start, start + part.len())
+    } else {
+        (0, 0)
+    }
+}
+
+/// Reads `tok` (of `line`) as operand `o`, writing its bits into `w`.
 fn read(
     o: &OperandSpec,
     tok: &Tok,
+    line: &str,
     w: &mut u128,
     addr: u64,
     labels: &dyn Fn(&str) -> Option<u64>,
@@ -969,7 +1030,7 @@ fn read(
                         return Read::Kind;
                     };
                     if n > 1 && (lo..=hi).contains(&code) {
-                        return Read::Bad(Problem::NeedsRange((n * 32) as u32));
+                        return Read::Bad(Problem::NeedsRange((n * 32) as u32, prefix, code));
                     }
                     o.at.set(w, u128::from(code));
                 }
@@ -977,13 +1038,10 @@ fn read(
                     // Only the first register must exist: an operand at the last register
                     // prints as e.g. `UR[62:63]` and must read back.
                     if !(lo..=hi).contains(&first) {
-                        return Read::Bad(Problem::NoSuchRegister);
+                        return Read::Bad(Problem::NoSuchRegister(prefix, first));
                     }
                     if last - first + 1 != n {
-                        return Read::Bad(Problem::RangeWidth(
-                            ((last - first + 1) * 32) as u32,
-                            (n * 32) as u32,
-                        ));
+                        return Read::Bad(Problem::RangeWidth(prefix, first, last, (n * 32) as u32));
                     }
                     o.at.set(w, u128::from(first));
                 }
@@ -991,7 +1049,7 @@ fn read(
             }
             true
         }
-        Kind::Enum { name } => {
+        Kind::Enum { name, .. } => {
             let TokCore::Name(text) = tok.core else {
                 return Read::Kind;
             };
@@ -999,7 +1057,7 @@ fn read(
                 return Read::Kind;
             };
             if let Some(c) = tok.prefix {
-                return Read::Bad(Problem::Prefix(c));
+                return Read::Bad(Problem::Prefix(c, false));
             }
             o.at.set(w, u128::from(code));
             false
@@ -1016,29 +1074,38 @@ fn read(
                 TokCore::Label(l) if matches!(mode, ImmAddr::Rel | ImmAddr::Abs) => match labels(l)
                 {
                     Some(t) => i128::from(t),
-                    None => return Read::Bad(Problem::UndefinedLabel),
+                    None => {
+                        let (s, e) = offset_in(line, l);
+                        return Read::Bad(Problem::UndefinedLabel(s, e));
+                    }
                 },
                 TokCore::Label(_) => return Read::Bad(Problem::LabelNotAllowed),
                 _ => return Read::Kind,
             };
             if let Some(p) = tok.prefix {
-                return Read::Bad(Problem::Prefix(p));
+                return Read::Bad(Problem::Prefix(p, true));
             }
-            if tok.suffix.is_some() {
-                return Read::Bad(Problem::Suffix);
+            if let Some(sfx) = tok.suffix {
+                return Read::Bad(suffix_problem(true, tok, sfx));
             }
             let (lo, hi) = bounds(width, signed);
             let value = match mode {
                 ImmAddr::Rel => {
-                    let Some(rel) = v.checked_sub(i128::from(addr) + 16) else {
-                        return Read::Bad(Problem::TargetRange(v));
+                    let next = i128::from(addr) + 16;
+                    let Some(rel) = v.checked_sub(next) else {
+                        return Read::Bad(Problem::TargetRange(v, None));
                     };
                     if rel & ((1i128 << shift) - 1) != 0 {
-                        return Read::Bad(Problem::Misaligned(v, 1 << shift));
+                        return Read::Bad(Problem::Misaligned(v, 1 << shift, next));
                     }
                     let off = rel >> shift;
                     if off < lo || off > hi {
-                        return Read::Bad(Problem::TargetRange(v));
+                        // Both ends are reachable targets, so `<<` cannot overflow.
+                        let reach = (
+                            next.saturating_add(lo.saturating_mul(1 << shift)),
+                            next.saturating_add(hi.saturating_mul(1 << shift)),
+                        );
+                        return Read::Bad(Problem::TargetRange(v, Some(reach)));
                     }
                     off
                 }
@@ -1064,8 +1131,10 @@ fn read(
                     if v < lo || v > pattern_hi {
                         return Read::Bad(Problem::Range(
                             type_name,
+                            v,
                             lo,
-                            if signed { pattern_hi } else { hi },
+                            hi,
+                            signed.then_some(width),
                         ));
                     }
                     v
@@ -1098,6 +1167,7 @@ fn read(
             signed,
             reg,
             reg_name,
+            reg_type,
             zero,
         } => {
             let TokCore::ConstMem(bank, r, off) = tok.core else {
@@ -1106,10 +1176,13 @@ fn read(
             let code = match (r, zero) {
                 (Some(name), _) => match reg_name(name) {
                     Some(c) => c,
-                    None => return Read::Bad(Problem::Index),
+                    None => {
+                        let (s, e) = offset_in(line, name);
+                        return Read::Bad(Problem::IndexReg(reg_type, true, s, e));
+                    }
                 },
                 (None, Some(z)) => z,
-                (None, None) => return Read::Bad(Problem::Index),
+                (None, None) => return Read::Bad(Problem::NoIndexReg),
             };
             match cmem(bank, off, bank_bits, offset_bits, signed) {
                 Ok(c) => {
@@ -1123,6 +1196,7 @@ fn read(
         Kind::RegIdx {
             prefix,
             reg_name,
+            reg_type,
             off,
             off_width,
             off_signed,
@@ -1135,13 +1209,14 @@ fn read(
             }
             // Printed bare: a written symbol would be dropped.
             if let Some(p) = tok.prefix {
-                return Read::Bad(Problem::Prefix(p));
+                return Read::Bad(Problem::Prefix(p, false));
             }
-            if tok.suffix.is_some() {
-                return Read::Bad(Problem::Suffix);
+            if let Some(sfx) = tok.suffix {
+                return Read::Bad(suffix_problem(false, tok, sfx));
             }
             let Some(code) = reg_name(r) else {
-                return Read::Bad(Problem::Index);
+                let (s, e) = offset_in(line, r);
+                return Read::Bad(Problem::IndexReg(reg_type, false, s, e));
             };
             let (lo, hi) = bounds(off_width, off_signed);
             if offset < lo || offset > hi {
@@ -1178,41 +1253,37 @@ fn attempt(
     let mut w = spec.base;
     // Modifiers.
     let mut given: u64 = 0;
+    // Which part set each modifier (its text's span), for "given twice".
+    let mut given_at = [(0usize, 0usize); 64];
     for &(text, s, e) in &l.parts[m0..l.nparts] {
-        // Errors point at the whole `.NAME`, dot included.
-        let s = s - 1;
         let hit = spec.mods.iter().enumerate().find_map(|(k, m)| {
             m.values
                 .iter()
                 .find(|(n, _)| *n == text)
                 .map(|&(_, v)| (k, v))
         });
+        // Errors point at the whole `.NAME`, dot included.
         match hit {
             Some((k, _)) if given & (1 << k) != 0 => {
-                let kind = AsmErrorKind::DuplicateModifier(spec.mods[k].field);
+                let (es, ee) = given_at[k];
+                let kind = AsmErrorKind::DuplicateModifier(spec.mnemonic, spec.mods[k].field, es, ee);
                 return Err(Fail {
                     rank: 1,
-                    err: AsmError::new(s, e, kind),
+                    err: AsmError::new(s - 1, e, kind),
                 });
             }
             Some((k, v)) => {
                 spec.mods[k].at.set(&mut w, u128::from(v));
                 given |= 1 << k;
+                given_at[k] = (s, e);
             }
             None => {
-                let mut all: [&'static str; 64] = [""; 64];
-                let mut n = 0;
-                for (name, _) in spec.mods.iter().flat_map(|m| m.values) {
-                    if n < all.len() {
-                        all[n] = name;
-                        n += 1;
-                    }
-                }
+                let all = spec.mods.iter().flat_map(|m| m.values.iter().map(|&(n, _)| n));
                 let kind =
-                    AsmErrorKind::UnknownModifier(spec.mnemonic, nearest::<3>(text, &all[..n]));
+                    AsmErrorKind::UnknownModifier(spec.mnemonic, nearest::<3>(text, all), spec.mods_text);
                 return Err(Fail {
                     rank: 1,
-                    err: AsmError::new(s, e, kind),
+                    err: AsmError::new(s - 1, e, kind),
                 });
             }
         }
@@ -1279,9 +1350,10 @@ fn attempt(
             let e = l.end();
             let x = Expect {
                 index: [k as u8 + 1, 0],
-                labels: [o.label, "", ""],
-                kinds: [o.expected, "", "", ""],
+                labels: [o.label, "", "", "", "", "", "", ""],
+                kinds: [o.expected, "", "", "", "", "", "", ""],
                 missing: true,
+                hint: None,
             };
             return Err(fail(
                 k,
@@ -1292,31 +1364,50 @@ fn attempt(
         if o.optional {
             let room = n - t > usize::from(spec.req_after[k]);
             let mut scratch = w;
-            if !room || matches!(read(o, tok, &mut scratch, addr, labels), Read::Kind) {
+            if !room || matches!(read(o, tok, l.text, &mut scratch, addr, labels), Read::Kind) {
                 if room {
                     skipped = Some((t, k));
                 }
                 continue;
             }
         }
-        match read(o, tok, &mut w, addr, labels) {
+        match read(o, tok, l.text, &mut w, addr, labels) {
             Read::Ok => t += 1,
             Read::Kind => {
+                // A name gets hints (a register past its file's end, the spec's name of
+                // the operand, a misspelt value); it runs to the end of the token.
+                let hint = match tok.core {
+                    TokCore::Name(name) => Some(NameHint {
+                        start: tok.end - name.len(),
+                        end: tok.end,
+                        fields: spec.fields,
+                        expected: o.expected,
+                        values: match o.kind {
+                            Kind::Enum {
+                                type_name, values, ..
+                            } => Some((type_name, values)),
+                            _ => None,
+                        },
+                    }),
+                    _ => None,
+                };
                 let x = match skipped.filter(|&(at, _)| at == t) {
                     Some((_, j)) => {
                         let p = &spec.operands[j];
                         Expect {
                             index: [j as u8 + 1, k as u8 + 1],
-                            labels: [p.label, o.label, ""],
-                            kinds: [p.expected, o.expected, "", ""],
+                            labels: [p.label, o.label, "", "", "", "", "", ""],
+                            kinds: [p.expected, o.expected, "", "", "", "", "", ""],
                             missing: false,
+                            hint,
                         }
                     }
                     None => Expect {
                         index: [k as u8 + 1, 0],
-                        labels: [o.label, "", ""],
-                        kinds: [o.expected, "", "", ""],
+                        labels: [o.label, "", "", "", "", "", "", ""],
+                        kinds: [o.expected, "", "", "", "", "", "", ""],
                         missing: false,
+                        hint,
                     },
                 };
                 return Err(fail(
@@ -1325,7 +1416,20 @@ fn attempt(
                     first_bad,
                 ));
             }
-            Read::Bad(problem) => {
+            Read::Bad(mut problem) => {
+                // Which operand takes a suffix this one does not.
+                if let Problem::Suffix(_, s, e, owner, label) = &mut problem {
+                    let sfx = l.text.get(*s..*e).unwrap_or("");
+                    let takes = |o: &OperandSpec| {
+                        o.subs.iter().any(|sub| {
+                            matches!(sub.role, SubRole::Suffix(name) if name(sfx).is_some())
+                        })
+                    };
+                    if let Some(j) = spec.operands.iter().position(takes) {
+                        *owner = j as u8 + 1;
+                        *label = spec.operands[j].label;
+                    }
+                }
                 if first_bad.is_none() {
                     let kind = AsmErrorKind::Invalid {
                         index: k as u8 + 1,
@@ -1342,7 +1446,15 @@ fn attempt(
     if let Some(tok) = l.op(t) {
         return Err(fail(
             max,
-            AsmError::new(tok.start, tok.end, AsmErrorKind::TooMany(max as u8)),
+            AsmError::new(
+                tok.start,
+                tok.end,
+                AsmErrorKind::TooMany(
+                    max as u8,
+                    n as u8,
+                    spec.req_after.first().is_some_and(|&r| usize::from(r) + 1 < max),
+                ),
+            ),
             first_bad,
         ));
     }
