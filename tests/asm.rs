@@ -312,11 +312,14 @@ mod split_isa {
     isa_macros::include_isa!("specs/split/split.isa");
 }
 
-/// One spec's generated tier, as plain functions: parse a line at an address (the
-/// word, or the error's column and message), and print a word at an address.
+/// A line assembled: its word, or the error's column and message.
+type Parsed = Result<u128, (usize, String)>;
+
+/// One spec's generated tier, as plain functions: parse a line at an address, and print
+/// a word at an address.
 struct Generated {
     name: &'static str,
-    parse: fn(&str, u64) -> Result<u128, (usize, String)>,
+    parse: fn(&str, u64) -> Parsed,
     print: fn(u128, u64) -> Option<String>,
 }
 
