@@ -49,12 +49,13 @@ pub const RESERVED_TYPES: &[&str] = &[
     "Iterator",
     "ExactSizeIterator",
     // The assembler's error type and its parts (public), and the private helpers of
-    // the generated assembler (`asm_runtime.rs`). `isa-gen/tests/hostile.rs` checks that
+    // the generated assembler (`asm_runtime.rs`, `asm_errors.rs`). `isa-gen/tests/hostile.rs` checks that
     // this list covers every type the generated code defines or names.
     "AsmError",
     "AsmErrorKind",
     "AsmErrorDisplay",
     "Expect",
+    "NameHint",
     "Problem",
     "Found",
     "Tok",
