@@ -107,16 +107,26 @@ fn check_is_clean_and_gen_writes_code_that_parses() {
         ok(isa(&["gen", s(&file), "-o", s(&rs)]));
         let code = std::fs::read_to_string(&rs).unwrap();
         let file = syn::parse_file(&code).unwrap_or_else(|e| panic!("{name}: {e}"));
-        // One struct per opcode, named as the API names them.
+        // One struct per opcode, named as the API names them (at the top or in the
+        // module of its unit).
         let m = model(&spec_file(rel));
-        let structs: BTreeSet<String> = file
-            .items
-            .iter()
-            .filter_map(|i| match i {
-                syn::Item::Struct(s) => Some(s.ident.to_string()),
-                _ => None,
-            })
-            .collect();
+        fn structs_in(items: &[syn::Item], out: &mut BTreeSet<String>) {
+            for i in items {
+                match i {
+                    syn::Item::Struct(s) => {
+                        out.insert(s.ident.to_string());
+                    }
+                    syn::Item::Mod(m) => {
+                        if let Some((_, items)) = &m.content {
+                            structs_in(items, out);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        let mut structs = BTreeSet::new();
+        structs_in(&file.items, &mut structs);
         for op in &m.opcodes {
             let rust = heck_camel(&op.name);
             assert!(structs.contains(&rust), "{name}: no struct {rust}");

@@ -19,6 +19,57 @@ pub fn section_lines(model: &Model, section: &DocSection, out: &mut Vec<String>)
     out.extend(markdown_lines(model, &section.text));
 }
 
+/// The first sentence of a definition's `__Description` (its first paragraph up to
+/// the first `.`, `。`, `!` or `?` that ends a sentence), on one line; `None` without
+/// a description. Cross-references become links, as in the full text.
+pub fn first_sentence(model: &Model, def: &crate::model::Def) -> Option<String> {
+    let d = def
+        .docs
+        .iter()
+        .find(|d| d.kind == crate::syntax::ast::DocKind::Description)?;
+    first_sentence_of(model, &d.text)
+}
+
+/// [`first_sentence`] of a text.
+pub fn first_sentence_of(model: &Model, text: &str) -> Option<String> {
+    let mut para = String::new();
+    for line in text.lines() {
+        let t = line.trim();
+        let list_item = t.starts_with("- ") || t.starts_with("* ") || t.starts_with("+ ");
+        if t.is_empty()
+            || t.starts_with("```")
+            || t.starts_with('|')
+            || t.starts_with('#')
+            || (list_item && !para.is_empty())
+        {
+            if para.is_empty() {
+                continue;
+            }
+            break;
+        }
+        if !para.is_empty() {
+            para.push(' ');
+        }
+        para.push_str(t);
+    }
+    let mut end = para.len();
+    let mut chars = para.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        let next = chars.peek().map(|&(_, n)| n);
+        let ends = match c {
+            '。' | '！' | '？' => true,
+            '.' | '!' | '?' => next.is_none_or(char::is_whitespace),
+            _ => false,
+        };
+        if ends {
+            end = i + c.len_utf8();
+            break;
+        }
+    }
+    let s = para[..end].trim();
+    (!s.is_empty()).then(|| cross_refs(model, s))
+}
+
 /// Adapts verbatim Markdown for rustdoc (see the module docs).
 pub fn markdown_lines(model: &Model, text: &str) -> Vec<String> {
     let mut out = Vec::new();

@@ -173,7 +173,7 @@ impl Gen<'_> {
         let m = self.model;
         let types = m.types.iter().map(|t| types::type_item(m, self.sources, t));
         let support = self.support();
-        let structs = m.opcodes.iter().map(|o| self.opcode_struct(o));
+        let structs = self.unit_modules();
         let opcode_enum = self.opcode_enum();
         let instruction = self.instruction();
         let for_each = self.for_each_opcode();
@@ -198,9 +198,79 @@ impl Gen<'_> {
             #( #types )*
             #regs
             #opcode_enum
-            #( #structs )*
+            #structs
             #instruction
         }
+    }
+
+    /// The unit an opcode belongs to: the definition below the root on the way up its
+    /// first parents (`UDP` for `UIADD_UU`); `None` for an opcode without parents.
+    fn unit_of(&self, op: &Opcode) -> Option<crate::model::DefId> {
+        let m = self.model;
+        let mut d = op.def;
+        for _ in 0..m.defs.len() {
+            let p = *m.def(d).parents.first()?;
+            if m.def(p).parents.is_empty() {
+                return Some(d);
+            }
+            d = p;
+        }
+        None
+    }
+
+    /// The opcode structs, in a module per unit (re-exported at the top, so every
+    /// struct is also reachable there); opcodes of no unit at the top.
+    fn unit_modules(&self) -> TokenStream {
+        let m = self.model;
+        let mut units: Vec<(Option<crate::model::DefId>, Vec<&Opcode>)> = Vec::new();
+        for op in &m.opcodes {
+            let u = self.unit_of(op);
+            match units.iter_mut().find(|(k, _)| *k == u) {
+                Some((_, ops)) => ops.push(op),
+                None => units.push((u, vec![op])),
+            }
+        }
+        let mut taken: Vec<String> = Vec::new();
+        let mut out = TokenStream::new();
+        for (unit, ops) in units {
+            let structs = ops.iter().map(|o| self.opcode_struct(o, unit.is_some()));
+            let Some(u) = unit else {
+                out.extend(quote! { #( #structs )* });
+                continue;
+            };
+            let def = m.def(u);
+            let mut name = names::field_name(&def.name);
+            // Names the generated code itself uses at the top (a module `core` would
+            // hide the `core` crate from it).
+            if names::RESERVED_MODULES.contains(&name.as_str()) || taken.contains(&name) {
+                name.push_str("_unit");
+            }
+            while taken.contains(&name) {
+                name.push('_');
+            }
+            taken.push(name.clone());
+            let id = format_ident!("{}", name);
+            let summary = docs::first_sentence(m, def)
+                .map(|s| format!(" {s}"))
+                .unwrap_or_default();
+            let list: Vec<String> = ops.iter().map(|o| format!("`{}`", o.name)).collect();
+            let doc = doc_attrs(&[
+                format!("The `{}` unit of the spec.{summary}", def.name),
+                String::new(),
+                format!("Opcodes: {}.", list.join(", ")),
+            ]);
+            out.extend(quote! {
+                #doc
+                pub mod #id {
+                    #[allow(unused_imports)]
+                    use super::*;
+                    #( #structs )*
+                }
+                #[doc(no_inline)]
+                pub use #id::*;
+            });
+        }
+        out
     }
 
     /// `for_each_opcode!(callback)` calls `callback! { Ident1 Ident2 … }` with the Rust
@@ -940,11 +1010,55 @@ impl Gen<'_> {
         s
     }
 
+    /// The assembly form of an opcode, from the model: the mnemonic and the `Order`
+    /// operands as the spec names them, those with a default in braces; the guard
+    /// predicate left out.
+    fn asm_form(&self, op: &Opcode) -> String {
+        let m = self.model;
+        let mnemonic = op
+            .optype
+            .map(|d| m.def(d).name.replace('_', "."))
+            .unwrap_or_else(|| op.name.clone());
+        let guard = op.guard(m);
+        let operands: Vec<String> = op
+            .order
+            .iter()
+            .filter(|o| !matches!(o.kind, OperandKind::Field(f) if Some(f) == guard))
+            .map(|o| {
+                let text = self.sources.text(o.span).to_string();
+                match o.kind {
+                    OperandKind::Field(f) if op.fields[f].default.is_some() => {
+                        format!("{{{text}}}")
+                    }
+                    _ => text,
+                }
+            })
+            .collect();
+        if operands.is_empty() {
+            mnemonic
+        } else {
+            format!("{mnemonic} {}", operands.join(", "))
+        }
+    }
+
     fn struct_docs(&self, op: &Opcode) -> Vec<String> {
         let m = self.model;
         let loc = self.sources.location(op.span);
         let optype = op.optype.map(|d| m.def(d).name.as_str()).unwrap_or("-");
+        // The summary: the assembly form and what the instruction does.
+        let said = op
+            .optype
+            .into_iter()
+            .chain(std::iter::once(op.def))
+            .filter_map(|d| docs::first_sentence(m, m.def(d)))
+            .next_back();
+        let form = self.asm_form(op);
         let mut lines = vec![
+            match said {
+                Some(s) => format!("`{form}`: {s}"),
+                None => format!("`{form}`."),
+            },
+            String::new(),
             format!(
                 "Opcode `{}` of optype `{optype}`, defined at `{loc}`.",
                 op.name
@@ -969,7 +1083,8 @@ impl Gen<'_> {
         lines
     }
 
-    fn opcode_struct(&self, op: &Opcode) -> TokenStream {
+    /// `nested`: the struct is in a unit's module (the decoder at the top reads it).
+    fn opcode_struct(&self, op: &Opcode, nested: bool) -> TokenStream {
         let m = self.model;
         let name = self.struct_ident(op);
         let variant = name.clone();
@@ -1205,6 +1320,11 @@ impl Gen<'_> {
             .iter()
             .position(|o| o.name == op.name)
             .unwrap_or(0);
+        let from_valid_vis = if nested {
+            quote! { pub(super) }
+        } else {
+            quote! {}
+        };
         let metadata = (!self.options.skip_metadata).then(|| {
             let reads = self.push_regs(op, &op.in_list);
             let writes = self.push_regs(op, &op.out_list);
@@ -1290,7 +1410,7 @@ impl Gen<'_> {
 
                 /// The fields of a word the decoder accepted as this opcode.
                 #[inline]
-                const fn from_valid_word(#word_param: u128) -> #name {
+                #from_valid_vis const fn from_valid_word(#word_param: u128) -> #name {
                     #word_binding
                     #( #dec_stmts )*
                     #name { #( #fids ),* }

@@ -85,6 +85,10 @@ pub const RESERVED_TYPES: &[&str] = &[
     "ExactField",
 ];
 
+/// Module names the generated code cannot give a unit: its own module, and crates it
+/// names by path.
+pub const RESERVED_MODULES: &[&str] = &["backend", "core", "alloc", "std", "isa_macros"];
+
 const KEYWORDS: &[&str] = &[
     "as", "break", "const", "continue", "crate", "else", "enum", "extern", "false", "fn", "for",
     "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub", "ref", "return",

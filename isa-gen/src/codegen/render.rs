@@ -55,7 +55,8 @@ enum Prev {
 }
 
 const KEYWORDS: &[&str] = &[
-    "as", "else", "for", "if", "in", "let", "match", "move", "mut", "return", "where", "while",
+    "as", "else", "for", "if", "in", "let", "match", "move", "mut", "return", "use", "where",
+    "while",
 ];
 
 impl Renderer {
@@ -145,6 +146,8 @@ impl Renderer {
                         && self.prev == Prev::Word
                         && matches!(it.peek(), Some(TokenTree::Group(_)));
                     let space = match c {
+                        // `use ::x`, `as ::x`: a path from the root after a keyword.
+                        ':' if joint && self.prev == Prev::Keyword => true,
                         ',' | ';' | '.' | '?' | ':' => false,
                         _ if generic_open || generic_close || bang => false,
                         _ => self.space(),
