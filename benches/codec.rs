@@ -1,35 +1,43 @@
-//! Decode and encode throughput of the generated API, in instructions per second.
+//! Throughput of the generated API, in instructions (or lines) per second: the rows
+//! of `benches/README.md`. The instruction streams come from `benches/common` (random
+//! defined field values from the spec model, fixed seed: every run measures the same
+//! words).
 //!
-//! The instruction streams are built from the spec model (`isa-gen`) with random
-//! valid field values and a fixed seed, so every run measures the same words:
+//! * `decode/*` (2^20 words): `Decoded::decode` on a plausible kernel mix (`mixed`),
+//!   the same grouped by opcode (`mixed_sorted`, a diagnostic: every branch
+//!   predicted), every opcode equally likely (`every_opcode`); `batch_mixed`:
+//!   `Decoded::decode_batch`; `typed_mixed`: `Instruction::decode` (the typed enum);
+//!   `typed_mixed_4096`: the short stream of earlier measurements;
+//! * `encode/*`: `Instruction::encode` on the decoded streams, and
+//!   `UiaddUu::encode` on one struct type;
+//! * `stream/*`: summing and copying the same 2^20 words (what memory allows);
+//! * `asm/*`: disassembly (decode + print to a reused `String`, 2^20 words), and the
+//!   assembler on lines of the mixed stream (one line at a time, and as a program
+//!   with labels through `isa_gen::asm::program`);
+//! * `decode_subset/*`: `Instruction::decode` beside a decoder written by hand for 7
+//!   opcodes (see [`hand`]), checked to agree exactly first;
+//! * `buffer/*`: a program of 2^20 instructions with labels built through `CodeBuffer`.
 //!
-//! * `decode/mixed`: 4096 words of a plausible program mix (mostly UDP arithmetic,
-//!   some branches, `S2R`, `SHFL`/`VOTE`), fields kept at their spec default 3 times
-//!   in 4; `decode/uniform`: every opcode equally likely, every field random;
-//! * `encode/instruction_*`: `Instruction::encode` on the decoded streams;
-//!   `encode/struct_uiadd_uu`: `UiaddUu::encode` on one concrete struct type;
-//! * `decode_subset/{generated,hand_written}`: the generated `Instruction::decode`
-//!   beside a decoder written by hand for 7 opcodes (see [`hand`]), on a stream of
-//!   only those opcodes; the hand-written one is checked to agree exactly first.
-//!
-//! Diagnostics, to tell the costs apart: `*_sorted` runs the same words grouped by
-//! opcode (every branch on the opcode predicted: the decoding work alone), `*_long`
-//! runs 2^18 fresh words (too many for the branch predictor to learn the sequence, as
-//! when a large binary is decoded once), and `hand_match_generated_fields_sorted`
-//! puts the hand-written opcode match over the generated `decode_fields`.
+//! The same rows beside iced-x86, in one process: `benches/peer`.
 //!
 //! Run with `cargo bench --bench codec` (see `benches/README.md`).
 
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use isa::{DecodeError, Instruction, Opcode, UiaddUu};
+use isa::{DecodeError, Decoded, Instruction, Opcode, UiaddUu};
 mod common;
 use common::*;
 use isa_gen::model::Model;
 
-/// Words per stream.
+/// Words per stream of the peer comparison's rows.
+const WORDS: usize = 1 << 20;
+
+/// Words per short stream.
 const STREAM_LEN: usize = 4096;
+
+/// Lines of the assembler's input.
+const LINES: usize = 1 << 16;
 
 /// Words per long stream: too many for the branch predictor to learn the sequence
 /// (see `benches/README.md`), as when decoding a large binary once.
@@ -339,6 +347,20 @@ fn decode_all(words: &[u128], decode: impl Fn(u128) -> Result<Instruction, Decod
     ok << 32 | sum
 }
 
+/// `Decoded::decode` over `words`: the count of words that decode, and the sum of
+/// their opcodes (so nothing is optimized away).
+fn decode_words(words: &[u128]) -> u64 {
+    let mut ok = 0u64;
+    let mut sum = 0u64;
+    for &w in words {
+        if let Ok(d) = Decoded::decode(w) {
+            ok += 1;
+            sum += d.opcode() as u64;
+        }
+    }
+    ok << 32 | sum
+}
+
 fn decoded(words: &[u128]) -> Vec<Instruction> {
     words
         .iter()
@@ -356,10 +378,9 @@ fn benches(c: &mut Criterion) {
     let mixed = mixed_stream(&model, STREAM_LEN, &mut rng);
     let uniform = uniform_stream(&model, STREAM_LEN, &mut rng);
     let subset = subset_stream(&model, STREAM_LEN, &mut rng);
-    let mixed_long = mixed_stream(&model, LONG_LEN, &mut rng);
     let subset_long = subset_stream(&model, LONG_LEN, &mut rng);
     check_hand_decoder(&subset, &mut rng);
-    for words in [&mixed, &uniform, &subset, &mixed_long, &subset_long] {
+    for words in [&mixed, &uniform, &subset, &subset_long] {
         assert_eq!(
             decode_all(words, Instruction::decode) >> 32,
             words.len() as u64
@@ -368,31 +389,49 @@ fn benches(c: &mut Criterion) {
     assert!(subset_long
         .iter()
         .all(|&w| hand::decode(w) == Instruction::decode(w)));
-    let (mixed_sorted, subset_sorted) = (sorted(&mixed), sorted(&subset));
+    let subset_sorted = sorted(&subset);
     let short = Throughput::Elements(STREAM_LEN as u64);
     let long = Throughput::Elements(LONG_LEN as u64);
 
+    // The rows of the peer comparison (benches/peer), on streams of 2^20 words: too
+    // long for the branch predictor to learn, as when a large binary is decoded once.
+    let big = mixed_stream(&model, WORDS, &mut rng);
+    let big_sorted = sorted(&big);
+    let big_uniform = uniform_stream(&model, WORDS, &mut rng);
+    let words_tp = Throughput::Elements(WORDS as u64);
     let mut g = c.benchmark_group("decode");
-    g.throughput(short.clone());
+    g.throughput(words_tp.clone());
+    g.sample_size(20);
     for (name, words) in [
-        ("mixed", &mixed),
-        ("uniform", &uniform),
-        ("mixed_sorted", &mixed_sorted),
+        ("mixed", &big),
+        ("mixed_sorted", &big_sorted),
+        ("every_opcode", &big_uniform),
     ] {
-        g.bench_function(name, |b| {
-            b.iter(|| decode_all(black_box(words), Instruction::decode))
-        });
+        assert!(words.iter().all(|&w| Decoded::decode(w).is_ok()));
+        g.bench_function(name, |b| b.iter(|| decode_words(black_box(words))));
     }
-    g.throughput(long.clone());
-    g.bench_function("mixed_long", |b| {
-        b.iter(|| decode_all(black_box(&mixed_long), Instruction::decode))
+    let mut out = vec![None; WORDS];
+    g.bench_function("batch_mixed", |b| {
+        b.iter(|| {
+            let bad = Decoded::decode_batch(black_box(&big), &mut out);
+            black_box(&out);
+            bad
+        })
+    });
+    g.bench_function("typed_mixed", |b| {
+        b.iter(|| decode_all(black_box(&big), Instruction::decode))
+    });
+    // The short stream of earlier measurements, replayed until the predictor knows it.
+    g.throughput(short.clone());
+    g.bench_function("typed_mixed_4096", |b| {
+        b.iter(|| decode_all(black_box(&mixed), Instruction::decode))
     });
     g.finish();
 
-    let mixed_instrs = decoded(&mixed);
-    let uniform_instrs = decoded(&uniform);
-    let sorted_instrs = decoded(&mixed_sorted);
-    for (instrs, words) in [(&mixed_instrs, &mixed), (&uniform_instrs, &uniform)] {
+    let big_instrs = decoded(&big);
+    let sorted_instrs = decoded(&big_sorted);
+    let uniform_instrs = decoded(&big_uniform);
+    for (instrs, words) in [(&big_instrs, &big), (&uniform_instrs, &big_uniform)] {
         assert!(instrs
             .iter()
             .zip(words.iter())
@@ -406,19 +445,37 @@ fn benches(c: &mut Criterion) {
         .collect();
 
     let mut g = c.benchmark_group("encode");
-    g.throughput(short.clone());
+    g.throughput(words_tp.clone());
+    g.sample_size(20);
     for (name, instrs) in [
-        ("instruction_mixed", &mixed_instrs),
-        ("instruction_uniform", &uniform_instrs),
+        ("instruction_mixed", &big_instrs),
+        ("instruction_every_opcode", &uniform_instrs),
         ("instruction_mixed_sorted", &sorted_instrs),
     ] {
         g.bench_function(name, |b| b.iter(|| encode_all(black_box(instrs))));
     }
+    g.throughput(short.clone());
     g.bench_function("struct_uiadd_uu", |b| {
         b.iter(|| {
             black_box(&uiadd)
                 .iter()
                 .fold(0u128, |acc, i| acc ^ i.encode())
+        })
+    });
+    g.finish();
+
+    // What the machine can do with the same bytes at all.
+    let mut g = c.benchmark_group("stream");
+    g.throughput(words_tp);
+    g.sample_size(20);
+    g.bench_function("sum", |b| {
+        b.iter(|| black_box(&big).iter().fold(0u128, |a, &w| a.wrapping_add(w)))
+    });
+    let mut copy = vec![0u128; WORDS];
+    g.bench_function("memcpy", |b| {
+        b.iter(|| {
+            copy.copy_from_slice(black_box(&big));
+            black_box(&copy);
         })
     });
     g.finish();
@@ -459,10 +516,10 @@ fn asm_benches(c: &mut Criterion) {
     let mut rng = Rng(0x5eed_a5a5_0000_0001);
     // Instructions that break the spec's `__Exception` conditions decode but do not
     // assemble, so they are left out of this stream.
-    let words: Vec<u128> = mixed_stream(&model, STREAM_LEN * 2, &mut rng)
+    let words: Vec<u128> = mixed_stream(&model, LINES * 2, &mut rng)
         .into_iter()
         .filter(|&w| Instruction::decode(w).is_ok_and(|i| i.validate().is_ok()))
-        .take(STREAM_LEN)
+        .take(LINES)
         .collect();
     let lines: Vec<String> = words
         .iter()
@@ -478,21 +535,25 @@ fn asm_benches(c: &mut Criterion) {
         assert_eq!(i.encode(), w, "{line}");
     }
     let mut g = c.benchmark_group("asm");
-    g.throughput(Throughput::Elements(words.len() as u64));
+    g.sample_size(20);
+    // Disassembly of the 2^20-word mixed stream, as the peer comparison runs it.
+    let big = mixed_stream(&model, WORDS, &mut rng);
+    g.throughput(Throughput::Elements(WORDS as u64));
     g.bench_function("disassemble_mixed", |b| {
         let mut buf = String::with_capacity(128);
         b.iter(|| {
             let mut total = 0usize;
-            for (k, &w) in black_box(&words).iter().enumerate() {
+            for (k, &w) in black_box(&big).iter().enumerate() {
                 buf.clear();
-                if let Ok(i) = Instruction::decode(w) {
-                    let _ = i.write_asm(&mut buf, 16 * k as u64);
+                if let Ok(d) = Decoded::decode(w) {
+                    let _ = d.write_asm(&mut buf, 16 * k as u64);
                 }
                 total += buf.len();
             }
             total
         })
     });
+    g.throughput(Throughput::Elements(words.len() as u64));
     g.bench_function("assemble_mixed", |b| {
         b.iter(|| {
             let mut acc = 0u128;
