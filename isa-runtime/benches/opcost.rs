@@ -1,3 +1,9 @@
+//! The simulator's cost per instruction for the collective and uniform opcodes: each
+//! a loop of 15 copies and a branch back, stepped 100 000 times, best of 30 (a quick
+//! table; `benches/sim.rs` has the criterion figures).
+//!
+//! `cargo bench -p isa-runtime --bench opcost`
+
 use isa::Instruction;
 use isa_runtime::{Machine, Program, Warp};
 use std::time::Instant;
