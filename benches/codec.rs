@@ -469,7 +469,11 @@ fn benches(c: &mut Criterion) {
     g.throughput(words_tp);
     g.sample_size(20);
     g.bench_function("sum", |b| {
-        b.iter(|| black_box(&big).iter().fold(0u128, |a, &w| a.wrapping_add(w)))
+        b.iter(|| {
+            black_box(&big)
+                .iter()
+                .fold(0u128, |a, &w| a.wrapping_add(w))
+        })
     });
     let mut copy = vec![0u128; WORDS];
     g.bench_function("memcpy", |b| {

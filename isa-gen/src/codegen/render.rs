@@ -18,6 +18,8 @@ pub(crate) fn render(tokens: TokenStream) -> String {
         line_start: true,
         prev: Prev::Open,
         generics: 0,
+        generic_word: false,
+        item_keyword: false,
     };
     r.stream(tokens.into_iter().collect(), true);
     if !r.out.ends_with('\n') {
@@ -35,6 +37,11 @@ struct Renderer {
     prev: Prev,
     /// Open `<` of generic arguments on this line.
     generics: usize,
+    /// The last word can take generic arguments: a type-like name (capitalised, or a
+    /// primitive) or the name an item keyword (`fn`, `struct`, …) introduced.
+    generic_word: bool,
+    /// The last word was an item keyword.
+    item_keyword: bool,
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -53,6 +60,10 @@ enum Prev {
     },
     Close,
 }
+
+const PRIMITIVES: &[&str] = &[
+    "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128", "isize", "impl",
+];
 
 const KEYWORDS: &[&str] = &[
     "as", "else", "for", "if", "in", "let", "match", "move", "mut", "return", "use", "where",
@@ -139,7 +150,12 @@ impl Renderer {
                     let after_operand = matches!(self.prev, Prev::Word | Prev::Close);
                     let path_end = matches!(self.prev, Prev::Punct { tight: true, .. })
                         && colon_joint_done(&self.out);
-                    let generic_open = c == '<' && (self.prev == Prev::Word || path_end);
+                    // Not `<=` or `<<` (a lifetime's `'` may follow joint: `<'a>`).
+                    let operator = joint
+                        && matches!(it.peek(), Some(TokenTree::Punct(n)) if matches!(n.as_char(), '=' | '<'));
+                    let generic_open = c == '<'
+                        && !operator
+                        && ((self.prev == Prev::Word && self.generic_word) || path_end);
                     let generic_close = c == '>' && self.generics > 0 && !joint;
                     // `name!(…)`: a macro call's `!` binds both ways.
                     let bang = c == '!'
@@ -159,7 +175,11 @@ impl Renderer {
                     } else if generic_close {
                         self.generics -= 1;
                     }
-                    let unary = matches!(c, '&' | '!' | '-' | '*') && !after_operand && !joint;
+                    // (The second `&` of `&&` is no unary `&`.)
+                    let unary = matches!(c, '&' | '!' | '-' | '*')
+                        && !after_operand
+                        && !joint
+                        && !matches!(self.prev, Prev::Punct { joint: true, .. });
                     let ends_path = c == ':' && colon_joint;
                     colon_joint = c == ':' && joint;
                     self.prev = if generic_close {
@@ -177,6 +197,13 @@ impl Renderer {
                 TokenTree::Ident(i) => {
                     let text = i.to_string();
                     self.word(&text, self.space());
+                    self.generic_word = self.item_keyword
+                        || text.starts_with(|c: char| c.is_ascii_uppercase())
+                        || PRIMITIVES.contains(&text.as_str());
+                    self.item_keyword = matches!(
+                        text.as_str(),
+                        "fn" | "struct" | "enum" | "impl" | "type" | "trait"
+                    );
                     self.prev = if KEYWORDS.contains(&text.as_str()) {
                         Prev::Keyword
                     } else {
