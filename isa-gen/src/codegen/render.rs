@@ -117,8 +117,12 @@ impl Renderer {
                     // An attribute on its own line; `#[doc = "…"]` as a `///` line.
                     if let Some(TokenTree::Group(g)) = it.peek() {
                         if g.delimiter() == Delimiter::Bracket {
-                            let inner: Vec<TokenTree> = g.stream().into_iter().collect();
-                            it.next();
+                            // Take the group out of the stream first: its tokens then have
+                            // one owner and are moved, not copied.
+                            let Some(TokenTree::Group(g)) = it.next() else {
+                                continue;
+                            };
+                            let inner = owned(g);
                             self.newline();
                             match doc_text(&inner) {
                                 Some(text) => {
@@ -219,7 +223,8 @@ impl Renderer {
                 TokenTree::Group(g) => {
                     colon_joint = false;
                     let brace = g.delimiter() == Delimiter::Brace;
-                    self.group(g.delimiter(), g.stream().into_iter().collect());
+                    let delimiter = g.delimiter();
+                    self.group(delimiter, owned(g));
                     // A `{}` body ends an item or a statement, unless more of the same
                     // expression follows (`else`, `;`, `,`, `.`, `?`).
                     if block && brace {
@@ -284,6 +289,14 @@ impl Renderer {
         }
         self.prev = Prev::Close;
     }
+}
+
+/// The tokens of a group that is no longer needed: its stream has one owner once the
+/// group is gone, so iterating it moves the tokens instead of copying each one.
+fn owned(g: proc_macro2::Group) -> Vec<TokenTree> {
+    let stream = g.stream();
+    drop(g);
+    stream.into_iter().collect()
 }
 
 /// A brace group kept on one line: a few tokens, no statement, attribute or nested
