@@ -124,6 +124,13 @@ fn main() {
             }
             acc
         }),
+        Row::new("decode mixed: decode_iter", WORDS, || {
+            let mut acc = 0u64;
+            for d in Decoded::decode_iter(black_box(&mixed)).flatten() {
+                acc += d.opcode() as u64;
+            }
+            acc
+        }),
         Row::new("decode mixed: decode_batch", WORDS, || {
             let bad = Decoded::decode_batch(black_box(&mixed), &mut out);
             black_box(&out);
@@ -233,6 +240,7 @@ fn main() {
         println!("| {what} | {a:.1} / {b:.1} | {:.2} | {bar} |", a / b);
     };
     ratio("decode, single word vs iced-x86", rate("decode mixed: Decoded::decode"), iced, ">= 3");
+    ratio("decode, iterator vs iced-x86", rate("decode mixed: decode_iter"), iced, "");
     ratio("decode, batch vs iced-x86", rate("decode mixed: decode_batch"), iced, ">= 6");
     ratio("typed decode vs iced-x86", rate("decode mixed: Instruction::decode (typed)"), iced, "");
     ratio(

@@ -77,6 +77,7 @@ pub const RESERVED_TYPES: &[&str] = &[
     "Read",
     // The decoder (`decode_runtime.rs`): the validated word, and private tables.
     "Decoded",
+    "DecodeIter",
     "FastCheck",
     "FastSpan",
     "DecodeTables",
