@@ -42,3 +42,9 @@ mod generated {
 }
 
 pub use generated::*;
+
+/// The README's Rust examples, compiled and run by `cargo test --doc` (the README
+/// stays the repository's front page; the crate docs above are the API's).
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
