@@ -29,15 +29,19 @@ fn main() {
         .model
         .as_ref()
         .unwrap_or_else(|| fail("isa-gen produced no model"));
+    // The crate's features choose what is generated (see Cargo.toml).
+    let feature = |name: &str| std::env::var_os(format!("CARGO_FEATURE_{name}")).is_some();
     let options = isa_gen::codegen::Options {
         export_macros: true,
+        skip_docs: !feature("DOCS"),
+        skip_asm: !feature("ASM"),
+        skip_metadata: !feature("METADATA"),
         // `isa::inst!` and `isa::code!`, for the bundled spec (embedded in isa-spec).
-        macros: Some(isa_gen::codegen::Macros {
+        macros: feature("INST").then(|| isa_gen::codegen::Macros {
             spec: Vec::new(),
             root: "crate".into(),
             export: true,
         }),
-        ..Default::default()
     };
     let code = isa_gen::codegen::generate(model, &checked.sources, &options);
     let out = Path::new(&std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("isa.rs");

@@ -77,6 +77,9 @@ rm -rf "$seeds"
 mkdir -p "$seeds"/{spec_bytes,spec_text,spec_gen,decode,asm,sim} fuzz/logs
 cp isa-spec/*.isa isa-gen/tests/bad-specs/*.isa "$seeds/spec_bytes/"
 cp isa-gen/tests/bad-specs/*.isa "$seeds/spec_gen/"
+# Our specs besides the bundled one (other head layouts, unsigned offsets, no guard).
+cp tests/specs/*/*.isa "$seeds/spec_bytes/"
+cp tests/specs/*/*.isa "$seeds/spec_gen/"
 cp isa-spec/*.isa "$seeds/spec_text/"
 cp isa-gen/tests/bad-specs/0[0-9]-*.isa "$seeds/spec_text/"
 for f in isa-spec/{bru,misc,sync,udp}.isa; do

@@ -21,7 +21,18 @@
 //! assert_eq!(Instruction::decode(word), Ok(Instruction::ShflRrr(shfl)));
 //! ```
 //!
-//! The crate is `no_std` and has no dependencies.
+//! The crate is `no_std`. Cargo features choose what is generated (all on by default):
+//!
+//! | feature | what it adds |
+//! | --- | --- |
+//! | `asm` | the text printer and assembler: `write_asm`, `Display`, `Instruction::parse` |
+//! | `metadata` | operand metadata (`Opcode::info`, `reads`/`writes`, bit widths, `RegRef`) and the `backend` module (control flow, register operands, `CodeBuffer`) |
+//! | `docs` | the spec's prose (descriptions, semantics, examples) as rustdoc |
+//! | `inst` | `inst!` and `code!`, assembly checked at compile time (needs `metadata`; the one dependency, the `isa-macros` proc-macro) |
+//!
+//! Without them (`default-features = false`) the crate is the types, the opcode
+//! structs with `encode`, and the decoder ([`Instruction::decode`], [`Decoded`]), with no
+//! dependencies.
 #![no_std]
 
 // Lets `isa_macros::inst!`'s `::isa::` paths work inside this crate too.
@@ -44,7 +55,8 @@ mod generated {
 pub use generated::*;
 
 /// The README's Rust examples, compiled and run by `cargo test --doc` (the README
-/// stays the repository's front page; the crate docs above are the API's).
-#[cfg(doctest)]
+/// stays the repository's front page; the crate docs above are the API's). They use
+/// the assembler and `code!`, so they are tested with those features.
+#[cfg(all(doctest, feature = "asm", feature = "inst"))]
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;

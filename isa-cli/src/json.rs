@@ -18,7 +18,7 @@ use crate::doc::examples::{self, Outcome};
 use crate::doc::text;
 
 /// Version of the JSON format: 1 is the format of `docs/json-schema.md`.
-pub const SCHEMA_VERSION: u64 = 1;
+pub const SCHEMA_VERSION: u64 = 2;
 
 /// The JSON Schema of the output (docs/isa.schema.json).
 #[cfg(test)]
@@ -174,9 +174,11 @@ impl Cx<'_> {
             TypeKind::ConstMem {
                 bank_bits,
                 offset_bits,
+                offset_signed,
             } => {
                 m.insert("bank_bits".into(), json!(bank_bits));
                 m.insert("offset_bits".into(), json!(offset_bits));
+                m.insert("offset_signed".into(), json!(offset_signed));
             }
         }
         m.insert("span".into(), self.span(t.span));

@@ -8,7 +8,8 @@
 //! 3. [`asm`]: the interpreting assembler and printer over the model;
 //! 4. [`lint`]: located warnings for inconsistencies that do not stop generation (it
 //!    assembles the spec's `__Examples`, so it comes after [`asm`]);
-//! 5. [`codegen`]: the model becomes Rust source (syn/quote, formatted by prettyplease).
+//! 5. [`codegen`]: the model becomes Rust source (tokens built with quote, laid out by
+//!    `codegen::render`).
 //!
 //! [`diag`] collects errors and warnings from every stage and renders them with the
 //! source line and a caret. [`model::interp`] can encode and decode instructions of any

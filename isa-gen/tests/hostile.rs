@@ -752,6 +752,17 @@ fn valid_cases() -> Vec<(&'static str, String)> {
             ))
             .unwrap(),
         ),
+        // The other: the opcode split between the lowest and highest bits, no guard,
+        // unsigned constant-memory offsets whose types fill their storage (`bank<8>`,
+        // a 32-bit reference, a 12-bit reference as wide as its offset's storage).
+        (
+            "split",
+            std::fs::read_to_string(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../tests/specs/split/split.isa"
+            ))
+            .unwrap(),
+        ),
     ]
 }
 

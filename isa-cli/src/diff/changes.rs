@@ -314,6 +314,10 @@ fn kind_text(t: &Type, k: &TypeKind) -> String {
         TypeKind::ConstMem {
             bank_bits,
             offset_bits,
-        } => format!("constant memory bank<{bank_bits}> offset<{offset_bits}>"),
+            offset_signed,
+        } => format!(
+            "constant memory bank<{bank_bits}> offset<{offset_bits}> {}",
+            if *offset_signed { "signed" } else { "unsigned" }
+        ),
     }
 }

@@ -474,7 +474,8 @@ fn type_print(m: &Model, t: TypeId) -> String {
         TypeKind::ConstMem {
             bank_bits,
             offset_bits,
-        } => format!("cmem{bank_bits}/{offset_bits}"),
+            offset_signed,
+        } => format!("cmem{bank_bits}/{offset_bits}{offset_signed}"),
     }
 }
 

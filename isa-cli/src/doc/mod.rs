@@ -1080,10 +1080,12 @@ impl<'a> Cx<'a> {
                 TypeKind::ConstMem {
                     bank_bits,
                     offset_bits,
+                    offset_signed,
                 } => {
+                    let sign = if *offset_signed { "signed" } else { "unsigned" };
                     let _ = write!(
                         m,
-                        "<p>Constant-memory reference <code>c[bank][offset]</code>: offset in the low {offset_bits} bits (a signed byte offset), bank in the {bank_bits} bits above.</p>"
+                        "<p>Constant-memory reference <code>c[bank][offset]</code>: offset in the low {offset_bits} bits (a {sign} byte offset), bank in the {bank_bits} bits above.</p>"
                     );
                 }
             }

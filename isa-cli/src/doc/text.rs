@@ -24,11 +24,11 @@ pub fn value_text(t: &Type, code: u128) -> String {
                 format!("{code:#x}")
             }
         }
-        TypeKind::ConstMem { offset_bits, .. } => {
-            let bank = code >> offset_bits;
-            let off = code & ((1u128 << offset_bits) - 1);
-            format!("c[{bank:#x}][{off:#x}]")
-        }
+        TypeKind::ConstMem { .. } => match t.cmem_parts(code) {
+            Some((bank, off)) if off < 0 => format!("c[{bank:#x}][-{:#x}]", off.unsigned_abs()),
+            Some((bank, off)) => format!("c[{bank:#x}][{off:#x}]"),
+            None => format!("{code:#x}"),
+        },
     }
 }
 

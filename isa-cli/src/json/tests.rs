@@ -70,7 +70,7 @@ fn the_validator_rejects_what_the_schema_forbids() {
             "bad enum",
             Box::new(|d| d["opcodes"][1]["fields"][0]["role"] = "fixd".into()),
         ),
-        ("bad version", Box::new(|d| d["schema_version"] = 2.into())),
+        ("bad version", Box::new(|d| d["schema_version"] = 1.into())),
         (
             "out of range",
             Box::new(|d| d["opcodes"][1]["fields"][0]["start"] = 128.into()),

@@ -27,7 +27,7 @@ pub const KEYWORDS: &[(&str, &str)] = &[
     ),
     (
         "__DefConstMem",
-        "constant memory: `__DefConstMem Name<w> bank<b> offset<o>`",
+        "constant memory: `__DefConstMem Name<w> bank<b> offset<o> [signed|unsigned]`",
     ),
     (
         "__DefOperandWord",

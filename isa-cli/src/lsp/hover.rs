@@ -256,10 +256,12 @@ fn type_text(model: &Model, t: usize) -> String {
         TypeKind::ConstMem {
             bank_bits,
             offset_bits,
+            offset_signed,
         } => {
             let _ = write!(
                 s,
-                "\n\n`c[bank][offset]`: bank in the high {bank_bits} bits, signed byte offset in the low {offset_bits}"
+                "\n\n`c[bank][offset]`: bank in the high {bank_bits} bits, {} byte offset in the low {offset_bits}",
+                if *offset_signed { "signed" } else { "unsigned" }
             );
         }
     }

@@ -8,9 +8,14 @@
 
 use std::ops::Range;
 
-#[path = "../codegen/asm_runtime.rs"]
 #[allow(dead_code, clippy::all)]
-mod runtime;
+pub(crate) mod runtime {
+    include!("../codegen/asm_runtime.rs");
+    include!("../codegen/asm_errors.rs");
+    /// The generated code lists the spec's register files here; the interpreting tier
+    /// renders its own messages and never reads it.
+    const ASM_REG_FILES: &[(&str, &str, u64, u64, &str)] = &[];
+}
 
 /// An error at a byte range of the line.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -295,7 +295,7 @@ fn operand_labels(
             return names;
         }
     }
-    let _ = model;
+    // As written in `Order`.
     operands
         .iter()
         .map(|o| match o.kind {
@@ -303,9 +303,12 @@ fn operand_labels(
             OperandKind::CMemIndexed { mem, reg } => {
                 format!("C[{}, {}]", op.fields[mem].name, op.fields[reg].name)
             }
-            OperandKind::RegIndexed { reg, offset, .. } => {
-                format!("[{}, {}]", op.fields[reg].name, op.fields[offset].name)
-            }
+            OperandKind::RegIndexed { file, reg, offset } => format!(
+                "{}[{}, {}]",
+                model.ty(file).reg_file().map_or("", |r| r.prefix.as_str()),
+                op.fields[reg].name,
+                op.fields[offset].name
+            ),
             OperandKind::Word(w) => model.words[w.0].name.clone(),
         })
         .collect()

@@ -4,8 +4,7 @@ use super::lex::{lex_line, Core, OperandTok, Part};
 use super::print::{neg_is_tilde, reg_count, set_code, unset_code};
 use super::{expected_kind, hex, AsmError, Assembler, SubKind};
 use crate::model::interp::Decoded;
-use crate::model::{Address, Model, Opcode, Operand, OperandKind, Role, TypeKind};
-use crate::suggest;
+use crate::model::{Address, CMemMisfit, Model, Opcode, Operand, OperandKind, Role, TypeKind};
 
 /// Why one candidate opcode rejected the line.
 struct Fail {
@@ -146,7 +145,7 @@ pub(crate) fn parse_line(
     let Some((k, candidates)) = found else {
         let p = &toks.parts[0];
         let mut e = AsmError::new(p.span.clone(), format!("unknown mnemonic `{}`", p.text));
-        let near = nearest(p.text, a.mnemonics());
+        let near = nearest(p.text, a.mnemonics().into_iter());
         if !near.is_empty() {
             e.notes.push(format!("did you mean {}?", quoted(&near)));
         }
@@ -175,28 +174,11 @@ fn quoted(items: &[&str]) -> String {
 }
 
 /// Up to three candidates near `word`: by edit distance, else one swap of adjacent
-/// letters away (`SHLF` → `SHFL`), which plain edit distance counts as two edits.
-fn nearest<'c>(word: &str, candidates: Vec<&'c str>) -> Vec<&'c str> {
-    let near = suggest::nearest_n(word, candidates.iter().copied(), 3);
-    if !near.is_empty() {
-        return near;
-    }
-    let w: Vec<char> = word.chars().flat_map(char::to_uppercase).collect();
-    candidates
-        .into_iter()
-        .filter(|c| {
-            let c: Vec<char> = c.chars().flat_map(char::to_uppercase).collect();
-            c.len() == w.len()
-                && (0..w.len().saturating_sub(1)).any(|i| {
-                    w[i] != w[i + 1]
-                        && w[i] == c[i + 1]
-                        && w[i + 1] == c[i]
-                        && w[..i] == c[..i]
-                        && w[i + 2..] == c[i + 2..]
-                })
-        })
-        .take(3)
-        .collect()
+/// letters away (`SHLF` → `SHFL`). The generated assembler's function, so that both
+/// tiers suggest the same names.
+fn nearest<'c>(word: &str, candidates: impl Iterator<Item = &'c str> + Clone) -> Vec<&'c str> {
+    let near: [&str; 3] = super::lex::runtime::nearest(word, candidates);
+    near.into_iter().filter(|n| !n.is_empty()).collect()
 }
 
 /// The most specific failure; kind mismatches (or missing operands) at the same operand
@@ -269,7 +251,7 @@ fn hints(model: &Model, op: &Opcode, o: &OperandKind, tok: &OperandTok) -> Vec<S
                 .take(4)
                 .collect();
             let near = if starts.is_empty() {
-                suggest::nearest_n(name, values.iter().map(|v| v.name.as_str()), 3)
+                nearest(name, values.iter().map(|v| v.name.as_str()))
             } else {
                 starts
             };
@@ -364,7 +346,7 @@ fn attempt(
                         super::mnemonic(model, opcode)
                     ),
                 );
-                let near = suggest::nearest_n(part.text, values.iter().copied(), 3);
+                let near = nearest(part.text, values.iter().copied());
                 if !near.is_empty() {
                     let near: Vec<String> = near.iter().map(|n| format!(".{n}")).collect();
                     let near: Vec<&str> = near.iter().map(String::as_str).collect();
@@ -821,33 +803,30 @@ fn assign(
                     values[f] = (value as u128) & crate::model::mask(0, w);
                     return Assign::Ok;
                 }
-                TypeKind::ConstMem {
-                    bank_bits,
-                    offset_bits,
-                } => match &tok.core {
+                TypeKind::ConstMem { .. } => match &tok.core {
                     Core::ConstMem {
                         bank,
                         reg: None,
                         offset,
-                    } => match cmem_code(*bank, *offset, *bank_bits, *offset_bits) {
+                    } => match cmem_code(t, *bank, *offset) {
                         Ok(c) => {
                             values[f] = c;
                             Ok(())
                         }
                         Err(e) => return Assign::Invalid(e),
                     },
-                    Core::ConstMem { reg: Some(_), .. } => {
-                        return Assign::Invalid(
-                            "this constant-memory operand takes no register".into(),
-                        )
-                    }
+                    // `c[bank][reg+offset]` is another kind of operand (`C[mem, reg]`):
+                    // an opcode of the same mnemonic that takes it is the one meant.
                     _ => return Assign::Mismatch,
                 },
                 TypeKind::Enum(_) => match &tok.core {
                     Core::Name(n) => match t.enum_code(n) {
                         Some(c) => {
                             if tok.prefix.is_some() {
-                                return Assign::Invalid("this operand takes no prefix".into());
+                                return Assign::Invalid(format!(
+                                    "this operand does not take a `{}` prefix",
+                                    tok.prefix.unwrap_or('!')
+                                ));
                             }
                             values[f] = c;
                             return Assign::Ok;
@@ -871,13 +850,10 @@ fn assign(
             else {
                 return Assign::Mismatch;
             };
-            let TypeKind::ConstMem {
-                bank_bits,
-                offset_bits,
-            } = model.ty(op.fields[mem].ty).kind
-            else {
+            let mem_ty = model.ty(op.fields[mem].ty);
+            if !matches!(mem_ty.kind, TypeKind::ConstMem { .. }) {
                 return Assign::Mismatch;
-            };
+            }
             let Some(rf) = model.ty(op.fields[reg].ty).reg_file() else {
                 return Assign::Mismatch;
             };
@@ -896,7 +872,7 @@ fn assign(
                     None => return Assign::Invalid("write the address register".into()),
                 },
             };
-            match cmem_code(*bank, *offset, bank_bits, offset_bits) {
+            match cmem_code(mem_ty, *bank, *offset) {
                 Ok(c) => {
                     values[mem] = c;
                     values[reg] = code;
@@ -944,8 +920,10 @@ fn assign(
                     model.ty(op.fields[reg].ty).name
                 ));
             };
-            let w = model.ty(op.fields[offset].ty).width;
-            let (lo, hi) = (-(1i128 << (w - 1)), (1i128 << (w - 1)) - 1);
+            // The offset's immediate type says whether it may be negative.
+            let t = model.ty(op.fields[offset].ty);
+            let w = t.width;
+            let (lo, hi) = bounds(w, matches!(t.kind, TypeKind::Immediate { signed: true }));
             if *off < lo || *off > hi {
                 return Assign::Invalid(format!(
                     "index offset {} does not fit ({}..={})",
@@ -998,21 +976,16 @@ fn suffix_owner(a: &Assembler, opcode: usize, sfx: &str) -> String {
         })
 }
 
-fn cmem_code(bank: u128, offset: i128, bank_bits: u32, offset_bits: u32) -> Result<u128, String> {
-    if bank >> bank_bits != 0 {
-        return Err(format!("bank {bank:#x} does not fit in {bank_bits} bits"));
-    }
-    let (lo, hi) = (
-        -(1i128 << (offset_bits - 1)),
-        (1i128 << (offset_bits - 1)) - 1,
-    );
-    if offset < lo || offset > hi {
-        return Err(format!(
+/// The code of `c[bank][offset]` in constant-memory type `t`, or why it has none.
+fn cmem_code(t: &crate::model::Type, bank: u128, offset: i128) -> Result<u128, String> {
+    t.cmem_code(bank, offset).map_err(|e| match e {
+        CMemMisfit::Bank(bits) => format!("bank {bank:#x} does not fit in {bits} bits"),
+        CMemMisfit::Offset(lo, hi) => format!(
             "offset {} is outside {}..={}",
             hex(offset),
             hex(lo),
             hex(hi)
-        ));
-    }
-    Ok((bank << offset_bits) | ((offset as u128) & crate::model::mask(0, offset_bits)))
+        ),
+        CMemMisfit::NotConstMem => format!("`{}` is no constant-memory type", t.name),
+    })
 }

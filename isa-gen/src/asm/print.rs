@@ -2,7 +2,7 @@
 
 use super::{hex, parse, sign_extend, Assembler, SubKind};
 use crate::model::interp::Decoded;
-use crate::model::{Address, Model, Opcode, Operand, OperandKind, TypeKind};
+use crate::model::{Address, Model, Opcode, Operand, OperandKind, Type, TypeKind};
 
 /// The code of a symbol sub-field when its symbol is written (see
 /// [`crate::model::Type::symbol_codes`]).
@@ -245,28 +245,30 @@ fn operand_text(a: &Assembler, d: &Decoded, o: &Operand, addr: u64, opts: &Print
                         None => opts.number(value),
                     }
                 }
-                TypeKind::ConstMem { offset_bits, .. } => cmem_text(v[f], *offset_bits, None),
+                TypeKind::ConstMem { .. } => cmem_text(t, v[f], None),
                 TypeKind::Enum(_) => t.enum_name(v[f]).unwrap_or("?").to_string(),
             };
             format!("{}{}{}", prefixes(a, d, f), core, suffixes(a, d, f))
         }
         OperandKind::CMemIndexed { mem, reg } => {
-            let TypeKind::ConstMem { offset_bits, .. } = model.ty(op.fields[mem].ty).kind else {
-                return String::new();
-            };
+            let mem_ty = model.ty(op.fields[mem].ty);
             let rf = model.ty(op.fields[reg].ty).reg_file();
             let is_zero = rf.is_some_and(|r| !(r.lo..=r.hi).contains(&v[reg]));
             let reg_text = (!is_zero).then(|| reg_name(model, op, reg, v[reg]));
             format!(
                 "{}{}{}",
                 prefixes(a, d, mem),
-                cmem_text(v[mem], offset_bits, reg_text),
+                cmem_text(mem_ty, v[mem], reg_text),
                 suffixes(a, d, mem)
             )
         }
         OperandKind::RegIndexed { file, reg, offset } => {
             let prefix = model.ty(file).reg_file().map_or("", |r| r.prefix.as_str());
-            let off = sign_extend(v[offset], model.ty(op.fields[offset].ty).width);
+            let t = model.ty(op.fields[offset].ty);
+            let off = match t.kind {
+                TypeKind::Immediate { signed: true } => sign_extend(v[offset], t.width),
+                _ => v[offset] as i128,
+            };
             let base = reg_name(model, op, reg, v[reg]);
             match off {
                 0 => format!("{prefix}[{base}]"),
@@ -278,9 +280,11 @@ fn operand_text(a: &Assembler, d: &Decoded, o: &Operand, addr: u64, opts: &Print
     }
 }
 
-fn cmem_text(code: u128, offset_bits: u32, reg: Option<String>) -> String {
-    let bank = code >> offset_bits;
-    let off = sign_extend(code & crate::model::mask(0, offset_bits), offset_bits);
+/// `c[bank][offset]` or `c[bank][reg±offset]` for code `code` of constant-memory type `t`.
+fn cmem_text(t: &Type, code: u128, reg: Option<String>) -> String {
+    let Some((bank, off)) = t.cmem_parts(code) else {
+        return String::new();
+    };
     match reg {
         None => format!("c[{bank:#x}][{}]", hex(off)),
         Some(r) if off == 0 => format!("c[{bank:#x}][{r}]"),

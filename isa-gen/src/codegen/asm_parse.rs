@@ -12,6 +12,7 @@ use crate::asm::{mnemonic, Assembler, SubKind};
 use crate::model::{Address, Opcode, OperandKind, Role, TypeId, TypeKind};
 
 const RUNTIME: &str = include_str!("asm_runtime.rs");
+const ERRORS: &str = include_str!("asm_errors.rs");
 
 fn at(start: u32, width: u32) -> TokenStream {
     let s = lit(start as u128, "u8");
@@ -22,13 +23,18 @@ fn at(start: u32, width: u32) -> TokenStream {
 impl Gen<'_> {
     /// The hand-written support code, emitted as is.
     pub(super) fn asm_runtime(&self) -> TokenStream {
-        match RUNTIME.parse() {
+        let runtime = match RUNTIME.parse() {
             Ok(t) => t,
             Err(_) => quote! { compile_error!("isa-gen: asm_runtime.rs does not tokenize"); },
-        }
+        };
+        let errors = match ERRORS.parse() {
+            Ok(t) => t,
+            Err(_) => quote! { compile_error!("isa-gen: asm_errors.rs does not tokenize"); },
+        };
+        quote! { #runtime #errors }
     }
 
-    fn name_fn(&self, ty: TypeId) -> syn::Ident {
+    fn name_fn(&self, ty: TypeId) -> proc_macro2::Ident {
         format_ident!("name_{}", super::names::field_name(&self.model.ty(ty).name))
     }
 
@@ -113,7 +119,7 @@ impl Gen<'_> {
     }
 
     /// The `OpcodeSpec` of one opcode, with the functions it points to.
-    fn opcode_spec(&self, a: &Assembler, opcode: usize) -> (TokenStream, syn::Ident) {
+    fn opcode_spec(&self, a: &Assembler, opcode: usize) -> (TokenStream, proc_macro2::Ident) {
         let model = self.model;
         let op = &model.opcodes[opcode];
         let oa = &a.ops[opcode];
@@ -238,9 +244,11 @@ impl Gen<'_> {
                             };
                             quote! { Kind::Reg { name: #nf, prefix: #prefix, lo: #lo, hi: #hi, count: #count } }
                         }
-                        TypeKind::Enum(_) => {
+                        TypeKind::Enum(vs) => {
                             let nf = self.name_fn(field.ty);
-                            quote! { Kind::Enum { name: #nf } }
+                            let tn = &t.name;
+                            let names = vs.iter().map(|v| v.name.as_str());
+                            quote! { Kind::Enum { name: #nf, type_name: #tn, values: &[ #( #names ),* ] } }
                         }
                         TypeKind::Immediate { signed } => {
                             let tn = &t.name;
@@ -258,12 +266,13 @@ impl Gen<'_> {
                         TypeKind::ConstMem {
                             bank_bits,
                             offset_bits,
+                            offset_signed,
                         } => {
                             let (b, o) = (
                                 lit(*bank_bits as u128, "u8"),
                                 lit(*offset_bits as u128, "u8"),
                             );
-                            quote! { Kind::CMem { bank_bits: #b, offset_bits: #o } }
+                            quote! { Kind::CMem { bank_bits: #b, offset_bits: #o, signed: #offset_signed } }
                         }
                     };
                     (kind, f, f, field.default.is_some())
@@ -272,6 +281,7 @@ impl Gen<'_> {
                     let TypeKind::ConstMem {
                         bank_bits,
                         offset_bits,
+                        offset_signed,
                     } = model.ty(op.fields[mem].ty).kind
                     else {
                         continue;
@@ -287,8 +297,9 @@ impl Gen<'_> {
                         None => quote! { None },
                     };
                     let (b, o) = (lit(bank_bits as u128, "u8"), lit(offset_bits as u128, "u8"));
+                    let rt = &model.ty(rf.ty).name;
                     (
-                        quote! { Kind::CMemIdx { bank_bits: #b, offset_bits: #o, reg: #ra, reg_name: #nf, zero: #zero } },
+                        quote! { Kind::CMemIdx { bank_bits: #b, offset_bits: #o, signed: #offset_signed, reg: #ra, reg_name: #nf, reg_type: #rt, zero: #zero } },
                         mem,
                         mem,
                         false,
@@ -302,8 +313,12 @@ impl Gen<'_> {
                     let nf = self.name_fn(op.fields[reg].ty);
                     let of = &op.fields[offset];
                     let oa_ = at(of.start, of.width);
+                    let ot = model.ty(of.ty);
+                    let ow = lit(ot.width as u128, "u8");
+                    let os = matches!(ot.kind, TypeKind::Immediate { signed: true });
+                    let rt = &model.ty(op.fields[reg].ty).name;
                     (
-                        quote! { Kind::RegIdx { prefix: #prefix, reg_name: #nf, off: #oa_ } },
+                        quote! { Kind::RegIdx { prefix: #prefix, reg_name: #nf, reg_type: #rt, off: #oa_, off_width: #ow, off_signed: #os } },
                         reg,
                         usize::MAX,
                         false,
@@ -353,9 +368,19 @@ impl Gen<'_> {
             quote! { #cf }
         };
 
+        let field_names = op.fields.iter().map(|f| f.name.as_str());
+        let mods_text: Vec<String> = oa
+            .modifiers
+            .iter()
+            .flat_map(|&m| model.ty(op.fields[m].ty).enum_values().unwrap_or(&[]))
+            .map(|v| format!(".{}", v.name))
+            .collect();
+        let mods_text = mods_text.join(" ");
         items.push(quote! {
             const #spec: OpcodeSpec = OpcodeSpec {
                 mnemonic: #mnemonic,
+                fields: &[ #( #field_names ),* ],
+                mods_text: #mods_text,
                 base: #base,
                 mods: &[ #( #mods ),* ],
                 guard: #guard,
@@ -387,7 +412,18 @@ impl Gen<'_> {
                 None => groups.push((m, vec![i])),
             }
         }
-        let all_mnemonics: Vec<&str> = groups.iter().map(|(m, _)| m.as_str()).collect();
+        // Sorted, as the interpreting tier offers them (suggestions one swap away come
+        // in this order).
+        let mut all_mnemonics: Vec<&str> = groups.iter().map(|(m, _)| m.as_str()).collect();
+        all_mnemonics.sort_unstable();
+        // Register files in the spec's order, for "`R255` does not exist" hints.
+        let reg_files = model.types.iter().filter_map(|t| {
+            let rf = t.reg_file()?;
+            let named: Vec<&str> = rf.named.iter().map(|(n, _)| n.as_str()).collect();
+            let (name, prefix, named) = (&t.name, &rf.prefix, named.join(", "));
+            let (lo, hi) = (lit(rf.lo, "u64"), lit(rf.hi, "u64"));
+            Some(quote! { (#name, #prefix, #lo, #hi, #named) })
+        });
         let mut multi_groups: Vec<&(String, Vec<usize>)> =
             groups.iter().filter(|(m, _)| m.contains('.')).collect();
         multi_groups.sort_by_key(|(m, _)| std::cmp::Reverse(m.matches('.').count()));
@@ -420,6 +456,9 @@ impl Gen<'_> {
             /// Every mnemonic, for suggestions.
             const MNEMONICS: &[&str] = &[ #( #all_mnemonics ),* ];
 
+            /// Register files: type, prefix, numbered range, constant registers.
+            const ASM_REG_FILES: &[(&str, &str, u64, u64, &str)] = &[ #( #reg_files ),* ];
+
             impl Instruction {
                 /// Parses one line of assembly located at address 0 (no labels).
                 #[allow(clippy::result_large_err)]
@@ -439,7 +478,7 @@ impl Gen<'_> {
                             #( #single )*
                             other => {
                                 let (_, s, e) = l.parts[0];
-                                return Err(AsmError::new(s, e, AsmErrorKind::UnknownMnemonic(nearest::<3>(other, MNEMONICS))));
+                                return Err(AsmError::new(s, e, AsmErrorKind::UnknownMnemonic(nearest::<3>(other, MNEMONICS.iter().copied()))));
                             }
                         };
                         (1, specs)

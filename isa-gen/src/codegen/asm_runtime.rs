@@ -1,8 +1,8 @@
 // Hand-written support for the generated assembler, emitted verbatim into the
 // generated code (see `codegen::asm_parse`). It knows nothing of any particular spec:
-// the lexer, the token types, the error type and the helpers the per-opcode parsers
-// call. `no_std`, no allocation: tokens borrow the line, errors hold byte spans and
-// static strings.
+// the lexer, the token types and the helpers the per-opcode parsers call; the error
+// type and its messages are in `asm_errors.rs`, emitted with it. `no_std`, no
+// allocation: tokens borrow the line, errors hold byte spans and static strings.
 
 /// Most operands a line may have.
 const MAX_OPERANDS: usize = 12;
@@ -24,354 +24,6 @@ enum ImmAddr {
     Scaled,
 }
 
-/// Why a line of assembly was rejected, and where (`start..end`, bytes of the line).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct AsmError {
-    /// First byte of the offending text in the line.
-    pub start: usize,
-    /// One past its last byte (equal to `start` at the end of the line).
-    pub end: usize,
-    /// What is wrong.
-    pub kind: AsmErrorKind,
-}
-
-/// What is wrong with a line of assembly.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AsmErrorKind {
-    /// Malformed text: what was expected (the message adds what was found).
-    Syntax(&'static str),
-    /// Malformed text: a complete message; `{}` stands for the offending text.
-    Msg(&'static str),
-    /// A line with no instruction (empty, only a comment, or only `;`).
-    Empty,
-    /// The mnemonic names no instruction; the nearest valid ones.
-    UnknownMnemonic([&'static str; 3]),
-    /// A modifier the instruction does not have: the mnemonic, the nearest valid ones.
-    UnknownModifier(&'static str, [&'static str; 3]),
-    /// A modifier given twice (the field's spec name).
-    DuplicateModifier(&'static str),
-    /// A required modifier left out: its field and its values.
-    MissingModifier(&'static str, &'static str),
-    /// A guard predicate on an instruction that has none.
-    NoGuard,
-    /// A guard from the wrong register file: the expected file.
-    Guard(&'static str),
-    /// `@!` on a guard that cannot be negated.
-    GuardNotNegatable,
-    /// An operand of the wrong kind, or missing.
-    Expect(Expect),
-    /// An operand of the right kind with a bad value.
-    Invalid {
-        /// 1-based index among the operands.
-        index: u8,
-        /// The spec's name for it.
-        label: &'static str,
-        /// What is wrong.
-        problem: Problem,
-    },
-    /// More operands than the instruction takes (at most this many).
-    TooMany(u8),
-    /// The spec's `__Exception` condition holds: its kind and message.
-    Exception(&'static str, &'static str),
-}
-
-/// "`MNEMONIC` operand 4 (its label): expected a KIND or a KIND, found TEXT", or "… is
-/// missing".
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Expect {
-    /// 1-based operand numbers (a second one when an optional operand was left out).
-    pub index: [u8; 2],
-    /// The spec's names for the operand (several when candidate opcodes differ).
-    pub labels: [&'static str; 3],
-    /// What would have been accepted.
-    pub kinds: [&'static str; 4],
-    /// The operand is missing (rather than of the wrong kind).
-    pub missing: bool,
-}
-
-/// What is wrong with an operand of the right kind.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Problem {
-    /// An immediate outside `min..=max` of the named type.
-    Range(&'static str, i128, i128),
-    /// A branch target not a multiple of `align` bytes from the next instruction.
-    Misaligned(i128, u64),
-    /// A branch target too far away.
-    TargetRange(i128),
-    /// An absolute address (true) or a scaled immediate (false) that is not a multiple
-    /// of its scale.
-    NotMultiple(bool, i128, u64),
-    /// An absolute address (true) or a scaled immediate (false) outside `min..=max`.
-    ScaledRange(bool, i128, i128, i128),
-    /// A label never defined.
-    UndefinedLabel,
-    /// A label where only a number is allowed.
-    LabelNotAllowed,
-    /// A `!`, `-` or `~` the operand does not take.
-    Prefix(char),
-    /// `-` where the `.X` form wants `~` (true), or `~` where `-` is right (false).
-    NegForm(bool),
-    /// A `.SUFFIX` the operand does not take.
-    Suffix,
-    /// A register range of the wrong size: bits written, bits expected.
-    RangeWidth(u32, u32),
-    /// A single register where a range is needed: the bits expected.
-    NeedsRange(u32),
-    /// A register that does not exist.
-    NoSuchRegister,
-    /// A constant-memory bank or offset that does not fit.
-    ConstMem,
-    /// An index register of the wrong file, or an offset that does not fit.
-    Index,
-}
-
-impl AsmError {
-    const fn new(start: usize, end: usize, kind: AsmErrorKind) -> AsmError {
-        AsmError { start, end, kind }
-    }
-
-    /// The message, quoting the offending text from `line`.
-    pub fn display<'a>(&'a self, line: &'a str) -> AsmErrorDisplay<'a> {
-        AsmErrorDisplay { err: self, line }
-    }
-
-    /// 1-based column (in characters) of the error in `line`.
-    pub fn column(&self, line: &str) -> usize {
-        line.get(..self.start).map_or(1, |s| s.chars().count() + 1)
-    }
-}
-
-/// An [`AsmError`] with its line, for printing.
-#[derive(Clone, Copy, Debug)]
-pub struct AsmErrorDisplay<'a> {
-    err: &'a AsmError,
-    line: &'a str,
-}
-
-fn write_list(f: &mut core::fmt::Formatter<'_>, items: &[&str], quote: bool) -> core::fmt::Result {
-    let items: &[&str] = {
-        let n = items.iter().take_while(|s| !s.is_empty()).count();
-        &items[..n]
-    };
-    for (i, s) in items.iter().enumerate() {
-        if i > 0 {
-            f.write_str(if i + 1 == items.len() { " or " } else { ", " })?;
-        }
-        if quote {
-            write!(f, "`{s}`")?;
-        } else {
-            f.write_str(s)?;
-        }
-    }
-    Ok(())
-}
-
-impl core::fmt::Display for AsmErrorDisplay<'_> {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        let e = self.err;
-        let found = self.line.get(e.start..e.end).unwrap_or("");
-        let mnemonic = mnemonic_text(self.line);
-        match e.kind {
-            AsmErrorKind::Syntax(what) => {
-                write!(f, "expected {what}, found {}", Found(self.line, e))
-            }
-            AsmErrorKind::Msg(template) => match template.split_once("{}") {
-                Some((a, b)) => write!(f, "{a}{found}{b}"),
-                None => f.write_str(template),
-            },
-            AsmErrorKind::Empty => {
-                let t = self.line.trim();
-                f.write_str(if t.is_empty() {
-                    "expected an instruction, found an empty line"
-                } else if t.starts_with("//") {
-                    "expected an instruction, found only a comment"
-                } else {
-                    "expected an instruction, found an empty statement"
-                })
-            }
-            AsmErrorKind::UnknownMnemonic(near) => {
-                write!(f, "unknown mnemonic `{found}`")?;
-                if !near[0].is_empty() {
-                    f.write_str(" (did you mean ")?;
-                    write_list(f, &near, true)?;
-                    f.write_str("?)")?;
-                }
-                Ok(())
-            }
-            AsmErrorKind::UnknownModifier(name, near) => {
-                write!(f, "unknown modifier `{found}` for `{name}`")?;
-                if !near[0].is_empty() {
-                    f.write_str(" (did you mean ")?;
-                    write_list(f, &near, true)?;
-                    f.write_str("?)")?;
-                }
-                Ok(())
-            }
-            AsmErrorKind::DuplicateModifier(field) => {
-                write!(
-                    f,
-                    "`{found}` sets the `.{field}` modifier of `{mnemonic}` a second time"
-                )
-            }
-            AsmErrorKind::MissingModifier(field, values) => {
-                write!(
-                    f,
-                    "`{mnemonic}` needs its `.{field}` modifier: one of {values}"
-                )
-            }
-            AsmErrorKind::NoGuard => write!(f, "`{mnemonic}` takes no guard predicate"),
-            AsmErrorKind::Guard(file) => {
-                write!(
-                    f,
-                    "guard of `{mnemonic}`: expected a {file}, found `{}`",
-                    found.trim_start_matches(['@', '!'])
-                )
-            }
-            AsmErrorKind::GuardNotNegatable => {
-                write!(f, "the guard of `{mnemonic}` cannot be negated")
-            }
-            AsmErrorKind::Expect(x) => {
-                write!(f, "`{mnemonic}` operand {}", x.index[0])?;
-                if x.index[1] != 0 {
-                    write!(f, " or {}", x.index[1])?;
-                }
-                f.write_str(" (")?;
-                for (i, l) in x.labels.iter().filter(|l| !l.is_empty()).enumerate() {
-                    if i > 0 {
-                        f.write_str(" or ")?;
-                    }
-                    f.write_str(l)?;
-                }
-                f.write_str(if x.missing {
-                    ") is missing: expected "
-                } else {
-                    "): expected "
-                })?;
-                write_list(f, &x.kinds, false)?;
-                if x.missing {
-                    Ok(())
-                } else {
-                    write!(f, ", found {found}")
-                }
-            }
-            AsmErrorKind::Invalid {
-                index,
-                label,
-                problem,
-            } => {
-                write!(f, "`{mnemonic}` operand {index} ({label}): ")?;
-                match problem {
-                    Problem::Range(ty, min, max) => {
-                        f.write_str("immediate ")?;
-                        f.write_str(found)?;
-                        write!(f, " does not fit {ty} (")?;
-                        write_hex(f, min)?;
-                        f.write_str("..=")?;
-                        write_hex(f, max)?;
-                        f.write_str(")")
-                    }
-                    Problem::Misaligned(target, align) => {
-                        f.write_str("branch target ")?;
-                        write_hex(f, target)?;
-                        write!(
-                            f,
-                            " is not a multiple of {align:#x} bytes from the next instruction"
-                        )
-                    }
-                    Problem::TargetRange(target) => {
-                        f.write_str("branch target ")?;
-                        write_hex(f, target)?;
-                        f.write_str(" is out of range")
-                    }
-                    Problem::NotMultiple(abs, v, align) => {
-                        f.write_str(if abs { "address " } else { "immediate " })?;
-                        write_hex(f, v)?;
-                        write!(f, " is not a multiple of {align:#x}")
-                    }
-                    Problem::ScaledRange(abs, v, min, max) => {
-                        f.write_str(if abs { "address " } else { "immediate " })?;
-                        write_hex(f, v)?;
-                        f.write_str(" is out of range (")?;
-                        write_hex(f, min)?;
-                        f.write_str("..=")?;
-                        write_hex(f, max)?;
-                        f.write_str(")")
-                    }
-                    Problem::UndefinedLabel => {
-                        // `found` is the reference as written: `` `(.L_name) ``.
-                        let name = found
-                            .strip_prefix("`(")
-                            .and_then(|s| s.strip_suffix(')'))
-                            .unwrap_or(found);
-                        write!(f, "undefined label `{name}`")
-                    }
-                    Problem::LabelNotAllowed => {
-                        f.write_str("a label is only allowed as a branch target")
-                    }
-                    Problem::Prefix(c) => write!(f, "this operand does not take a `{c}` prefix"),
-                    Problem::NegForm(true) => {
-                        f.write_str("`-` is not allowed here (with `.X`, write `~` instead of `-`)")
-                    }
-                    Problem::NegForm(false) => f.write_str(
-                        "`~` is not allowed here (without `.X`, write `-` instead of `~`)",
-                    ),
-                    Problem::Suffix => write!(f, "`{found}` takes no such suffix"),
-                    Problem::RangeWidth(bits, want) => {
-                        write!(
-                            f,
-                            "{found} is {bits} bits but the operand is {want} bits here"
-                        )
-                    }
-                    Problem::NeedsRange(bits) => {
-                        // The range the written register starts: `V4` → `V[4:5]`.
-                        let digits = found.len()
-                            - found.trim_end_matches(|c: char| c.is_ascii_digit()).len();
-                        let (prefix, n) = found.split_at(found.len() - digits);
-                        let count = u64::from(bits).div_ceil(32);
-                        match n.parse::<u64>() {
-                            Ok(n) if !prefix.is_empty() => write!(
-                                f,
-                                "a {bits}-bit operand: write the register range {prefix}[{n}:{}]",
-                                n + count - 1
-                            ),
-                            _ => write!(
-                                f,
-                                "a {bits}-bit operand: write a register range (`PREFIX[first:last]`, {count} registers)"
-                            ),
-                        }
-                    }
-                    Problem::NoSuchRegister => write!(f, "{found} does not exist"),
-                    Problem::ConstMem => write!(f, "{found}: bank or offset out of range"),
-                    Problem::Index => write!(f, "{found}: bad index register or offset"),
-                }
-            }
-            AsmErrorKind::TooMany(max) => {
-                write!(f, "too many operands: `{mnemonic}` takes at most {max}")
-            }
-            AsmErrorKind::Exception(kind, message) => {
-                write!(f, "`{mnemonic}`: {message} (the spec's {kind} exception)")
-            }
-        }
-    }
-}
-
-/// What an error's span holds, for "found …": quoted text, a space, or end of line.
-struct Found<'a>(&'a str, &'a AsmError);
-
-impl core::fmt::Display for Found<'_> {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        let text = self.0.get(self.1.start..self.1.end).unwrap_or("");
-        match text {
-            "" => f.write_str("end of line"),
-            " " => f.write_str("a space"),
-            "\t" => f.write_str("a tab"),
-            t => write!(f, "`{t}`"),
-        }
-    }
-}
-
-/// Writes a signed value in hex (`0x1f`, `-0x1`), without the formatting machinery
-/// (printing is on the disassembler's hot path).
 /// How [`Instruction::write_asm_with`] writes an instruction. [`FormatOptions::DEFAULT`]
 /// is what `Display` writes: hex numbers, addresses as numbers, defaults left out.
 #[derive(Clone, Copy)]
@@ -440,6 +92,8 @@ fn write_addr<W: core::fmt::Write>(w: &mut W, a: i128, o: &FormatOptions) -> cor
     }
 }
 
+/// Writes a signed value in hex (`0x1f`, `-0x1`), without the formatting machinery
+/// (printing is on the disassembler's hot path).
 fn write_hex<W: core::fmt::Write>(w: &mut W, v: i128) -> core::fmt::Result {
     let mut buf = [0u8; 36];
     let mut i = buf.len();
@@ -462,21 +116,6 @@ fn write_hex<W: core::fmt::Write>(w: &mut W, v: i128) -> core::fmt::Result {
     w.write_str(core::str::from_utf8(&buf[i..]).unwrap_or("?"))
 }
 
-/// The mnemonic with its modifiers as written, for messages.
-fn mnemonic_text(line: &str) -> &str {
-    let t = line.trim_start();
-    let t = match t.strip_prefix('@') {
-        Some(r) => r
-            .trim_start_matches('!')
-            .trim_start_matches(|c: char| c.is_ascii_alphanumeric() || c == '_')
-            .trim_start(),
-        None => t,
-    };
-    let end = t
-        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
-        .unwrap_or(t.len());
-    &t[..end]
-}
 
 /// The core of an operand token.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -502,6 +141,8 @@ pub(crate) struct Tok<'a> {
 /// A lexed line: guard, mnemonic parts, operands.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Line<'a> {
+    /// The whole line.
+    pub(crate) text: &'a str,
     /// (negated, register name, start, end).
     pub(crate) guard: Option<(bool, &'a str, usize, usize)>,
     pub(crate) parts: [(&'a str, usize, usize); MAX_PARTS],
@@ -632,6 +273,7 @@ pub(crate) fn lex(line: &str) -> Result<Line<'_>, AsmError> {
         pos: 0,
     };
     let mut l = Line {
+        text: line,
         guard: None,
         parts: [("", 0, 0); MAX_PARTS],
         nparts: 0,
@@ -964,8 +606,13 @@ fn reg_offset<'a>(c: &mut Cur<'a>) -> Result<(Option<&'a str>, i128), AsmError> 
     Ok((reg, off))
 }
 
-/// The nearest names by edit distance (at most a third of the word, at least 1).
-fn nearest<const N: usize>(word: &str, candidates: &[&'static str]) -> [&'static str; N] {
+/// The nearest names by edit distance (at most a third of the word, at least 1),
+/// closest first; when none is that near, those one swap of adjacent letters away
+/// (`SHLF` → `SHFL`, two edits by distance). Both tiers suggest with this function.
+pub(crate) fn nearest<'c, const N: usize>(
+    word: &str,
+    candidates: impl Iterator<Item = &'c str> + core::clone::Clone,
+) -> [&'c str; N] {
     fn distance(a: &str, b: &str) -> usize {
         let b = b.as_bytes();
         if b.len() > 64 {
@@ -986,9 +633,24 @@ fn nearest<const N: usize>(word: &str, candidates: &[&'static str]) -> [&'static
         }
         prev[b.len()]
     }
+    /// `a` and `b` differ by one swap of two adjacent, different letters.
+    fn swapped(a: &str, b: &str) -> bool {
+        let (a, b) = (a.as_bytes(), b.as_bytes());
+        if a.len() != b.len() {
+            return false;
+        }
+        let same = |x: &u8, y: &u8| x.eq_ignore_ascii_case(y);
+        (0..a.len().saturating_sub(1)).any(|i| {
+            !same(&a[i], &a[i + 1])
+                && same(&a[i], &b[i + 1])
+                && same(&a[i + 1], &b[i])
+                && a[..i].iter().zip(&b[..i]).all(|(x, y)| same(x, y))
+                && a[i + 2..].iter().zip(&b[i + 2..]).all(|(x, y)| same(x, y))
+        })
+    }
     let limit = (word.len() / 3).max(1);
-    let mut best: [(usize, &'static str); N] = [(usize::MAX, ""); N];
-    for &c in candidates {
+    let mut best: [(usize, &'c str); N] = [(usize::MAX, ""); N];
+    for c in candidates.clone() {
         let d = distance(word, c);
         if d > limit {
             continue;
@@ -1008,6 +670,16 @@ fn nearest<const N: usize>(word: &str, candidates: &[&'static str]) -> [&'static
         }
     }
     let mut out = [""; N];
+    if best[0].1.is_empty() {
+        let mut n = 0;
+        for c in candidates.filter(|c| swapped(word, c)) {
+            if n < N && !out.contains(&c) {
+                out[n] = c;
+                n += 1;
+            }
+        }
+        return out;
+    }
     for (o, (_, b)) in out.iter_mut().zip(best) {
         *o = b;
     }
@@ -1093,6 +765,9 @@ enum Kind {
     },
     Enum {
         name: NameFn,
+        /// For hints: the type's name and its values.
+        type_name: &'static str,
+        values: &'static [&'static str],
     },
     Imm {
         type_name: &'static str,
@@ -1105,18 +780,28 @@ enum Kind {
     CMem {
         bank_bits: u8,
         offset_bits: u8,
+        /// The offset is signed (two's complement) or unsigned.
+        signed: bool,
     },
     CMemIdx {
         bank_bits: u8,
         offset_bits: u8,
+        signed: bool,
         reg: At,
         reg_name: NameFn,
+        /// The address register's type name.
+        reg_type: &'static str,
         zero: Option<u64>,
     },
     RegIdx {
         prefix: &'static str,
         reg_name: NameFn,
+        /// The index register's type name.
+        reg_type: &'static str,
         off: At,
+        /// The offset's immediate type: its width and signedness.
+        off_width: u8,
+        off_signed: bool,
     },
     Word(&'static str),
 }
@@ -1153,6 +838,10 @@ struct GuardSpec {
 #[derive(Debug)]
 struct OpcodeSpec {
     mnemonic: &'static str,
+    /// The opcode's field names (for "`pu` is the operand's name in the spec").
+    fields: &'static [&'static str],
+    /// Every modifier value, `.A .B` (for an unknown modifier with none near).
+    mods_text: &'static str,
     /// Fixed bits and every default.
     base: u128,
     mods: &'static [ModSpec],
@@ -1236,11 +925,21 @@ fn bounds(width: u8, signed: bool) -> (i128, i128) {
     }
 }
 
-/// The encoding of `c[bank][off]`.
-fn cmem(bank: u64, off: i128, bank_bits: u8, offset_bits: u8) -> Result<u128, Problem> {
-    let (lo, hi) = bounds(offset_bits, true);
-    if bank >> bank_bits != 0 || off < lo || off > hi {
-        return Err(Problem::ConstMem);
+/// The encoding of `c[bank][off]` with a `bank_bits`-bit bank and an `offset_bits`-bit
+/// signed or unsigned offset.
+fn cmem(
+    bank: u64,
+    off: i128,
+    bank_bits: u8,
+    offset_bits: u8,
+    signed: bool,
+) -> Result<u128, Problem> {
+    if bank >> bank_bits != 0 {
+        return Err(Problem::Bank(bank, bank_bits));
+    }
+    let (lo, hi) = bounds(offset_bits, signed);
+    if off < lo || off > hi {
+        return Err(Problem::Offset(off, lo, hi));
     }
     Ok((u128::from(bank) << offset_bits) | (off as u128 & ((1u128 << offset_bits) - 1)))
 }
@@ -1272,7 +971,7 @@ fn decorate(subs: &[Sub], tok: &Tok, w: &mut u128) -> Result<(), Problem> {
                 return Err(match (p, has_neg) {
                     ('-', true) => Problem::NegForm(true),
                     ('~', true) => Problem::NegForm(false),
-                    _ => Problem::Prefix(p),
+                    _ => Problem::Prefix(p, false),
                 });
             }
         }
@@ -1284,16 +983,33 @@ fn decorate(subs: &[Sub], tok: &Tok, w: &mut u128) -> Result<(), Problem> {
         });
         match hit {
             Some((at, v)) => at.set(w, u128::from(v)),
-            None => return Err(Problem::Suffix),
+            None => return Err(suffix_problem(false, tok, sfx)),
         }
     }
     Ok(())
 }
 
-/// Reads `tok` as operand `o`, writing its bits into `w`.
+/// A `.SUFFIX` the operand does not take; which operand does is filled in by the caller.
+fn suffix_problem(imm: bool, tok: &Tok, sfx: &str) -> Problem {
+    // The suffix ends the token.
+    Problem::Suffix(imm, tok.end - sfx.len(), tok.end, 0, "")
+}
+
+/// Where `part` (a slice of `line`) is in it.
+fn offset_in(line: &str, part: &str) -> (usize, usize) {
+    let start = (part.as_ptr() as usize).wrapping_sub(line.as_ptr() as usize);
+    if start <= line.len() && line.len() - start >= part.len() {
+        (start, start + part.len())
+    } else {
+        (0, 0)
+    }
+}
+
+/// Reads `tok` (of `line`) as operand `o`, writing its bits into `w`.
 fn read(
     o: &OperandSpec,
     tok: &Tok,
+    line: &str,
     w: &mut u128,
     addr: u64,
     labels: &dyn Fn(&str) -> Option<u64>,
@@ -1314,7 +1030,7 @@ fn read(
                         return Read::Kind;
                     };
                     if n > 1 && (lo..=hi).contains(&code) {
-                        return Read::Bad(Problem::NeedsRange((n * 32) as u32));
+                        return Read::Bad(Problem::NeedsRange((n * 32) as u32, prefix, code));
                     }
                     o.at.set(w, u128::from(code));
                 }
@@ -1322,13 +1038,10 @@ fn read(
                     // Only the first register must exist: an operand at the last register
                     // prints as e.g. `UR[62:63]` and must read back.
                     if !(lo..=hi).contains(&first) {
-                        return Read::Bad(Problem::NoSuchRegister);
+                        return Read::Bad(Problem::NoSuchRegister(prefix, first));
                     }
                     if last - first + 1 != n {
-                        return Read::Bad(Problem::RangeWidth(
-                            ((last - first + 1) * 32) as u32,
-                            (n * 32) as u32,
-                        ));
+                        return Read::Bad(Problem::RangeWidth(prefix, first, last, (n * 32) as u32));
                     }
                     o.at.set(w, u128::from(first));
                 }
@@ -1336,7 +1049,7 @@ fn read(
             }
             true
         }
-        Kind::Enum { name } => {
+        Kind::Enum { name, .. } => {
             let TokCore::Name(text) = tok.core else {
                 return Read::Kind;
             };
@@ -1344,7 +1057,7 @@ fn read(
                 return Read::Kind;
             };
             if let Some(c) = tok.prefix {
-                return Read::Bad(Problem::Prefix(c));
+                return Read::Bad(Problem::Prefix(c, false));
             }
             o.at.set(w, u128::from(code));
             false
@@ -1361,29 +1074,38 @@ fn read(
                 TokCore::Label(l) if matches!(mode, ImmAddr::Rel | ImmAddr::Abs) => match labels(l)
                 {
                     Some(t) => i128::from(t),
-                    None => return Read::Bad(Problem::UndefinedLabel),
+                    None => {
+                        let (s, e) = offset_in(line, l);
+                        return Read::Bad(Problem::UndefinedLabel(s, e));
+                    }
                 },
                 TokCore::Label(_) => return Read::Bad(Problem::LabelNotAllowed),
                 _ => return Read::Kind,
             };
             if let Some(p) = tok.prefix {
-                return Read::Bad(Problem::Prefix(p));
+                return Read::Bad(Problem::Prefix(p, true));
             }
-            if tok.suffix.is_some() {
-                return Read::Bad(Problem::Suffix);
+            if let Some(sfx) = tok.suffix {
+                return Read::Bad(suffix_problem(true, tok, sfx));
             }
             let (lo, hi) = bounds(width, signed);
             let value = match mode {
                 ImmAddr::Rel => {
-                    let Some(rel) = v.checked_sub(i128::from(addr) + 16) else {
-                        return Read::Bad(Problem::TargetRange(v));
+                    let next = i128::from(addr) + 16;
+                    let Some(rel) = v.checked_sub(next) else {
+                        return Read::Bad(Problem::TargetRange(v, None));
                     };
                     if rel & ((1i128 << shift) - 1) != 0 {
-                        return Read::Bad(Problem::Misaligned(v, 1 << shift));
+                        return Read::Bad(Problem::Misaligned(v, 1 << shift, next));
                     }
                     let off = rel >> shift;
                     if off < lo || off > hi {
-                        return Read::Bad(Problem::TargetRange(v));
+                        // Both ends are reachable targets, so `<<` cannot overflow.
+                        let reach = (
+                            next.saturating_add(lo.saturating_mul(1 << shift)),
+                            next.saturating_add(hi.saturating_mul(1 << shift)),
+                        );
+                        return Read::Bad(Problem::TargetRange(v, Some(reach)));
                     }
                     off
                 }
@@ -1409,8 +1131,10 @@ fn read(
                     if v < lo || v > pattern_hi {
                         return Read::Bad(Problem::Range(
                             type_name,
+                            v,
                             lo,
-                            if signed { pattern_hi } else { hi },
+                            hi,
+                            signed.then_some(width),
                         ));
                     }
                     v
@@ -1422,14 +1146,17 @@ fn read(
         Kind::CMem {
             bank_bits,
             offset_bits,
+            signed,
         } => {
             match tok.core {
-                TokCore::ConstMem(bank, None, off) => match cmem(bank, off, bank_bits, offset_bits)
-                {
-                    Ok(c) => o.at.set(w, c),
-                    Err(p) => return Read::Bad(p),
-                },
-                TokCore::ConstMem(_, Some(_), _) => return Read::Bad(Problem::ConstMem),
+                TokCore::ConstMem(bank, None, off) => {
+                    match cmem(bank, off, bank_bits, offset_bits, signed) {
+                        Ok(c) => o.at.set(w, c),
+                        Err(p) => return Read::Bad(p),
+                    }
+                }
+                // `c[bank][reg+offset]` is another kind of operand (`C[mem, reg]`): an
+                // opcode of the same mnemonic that takes it is the one meant.
                 _ => return Read::Kind,
             }
             true
@@ -1437,8 +1164,10 @@ fn read(
         Kind::CMemIdx {
             bank_bits,
             offset_bits,
+            signed,
             reg,
             reg_name,
+            reg_type,
             zero,
         } => {
             let TokCore::ConstMem(bank, r, off) = tok.core else {
@@ -1447,12 +1176,15 @@ fn read(
             let code = match (r, zero) {
                 (Some(name), _) => match reg_name(name) {
                     Some(c) => c,
-                    None => return Read::Bad(Problem::Index),
+                    None => {
+                        let (s, e) = offset_in(line, name);
+                        return Read::Bad(Problem::IndexReg(reg_type, true, s, e));
+                    }
                 },
                 (None, Some(z)) => z,
-                (None, None) => return Read::Bad(Problem::Index),
+                (None, None) => return Read::Bad(Problem::NoIndexReg),
             };
-            match cmem(bank, off, bank_bits, offset_bits) {
+            match cmem(bank, off, bank_bits, offset_bits, signed) {
                 Ok(c) => {
                     o.at.set(w, c);
                     reg.set(w, u128::from(code));
@@ -1464,7 +1196,10 @@ fn read(
         Kind::RegIdx {
             prefix,
             reg_name,
+            reg_type,
             off,
+            off_width,
+            off_signed,
         } => {
             let TokCore::Indexed(file, r, offset) = tok.core else {
                 return Read::Kind;
@@ -1474,20 +1209,21 @@ fn read(
             }
             // Printed bare: a written symbol would be dropped.
             if let Some(p) = tok.prefix {
-                return Read::Bad(Problem::Prefix(p));
+                return Read::Bad(Problem::Prefix(p, false));
             }
-            if tok.suffix.is_some() {
-                return Read::Bad(Problem::Suffix);
+            if let Some(sfx) = tok.suffix {
+                return Read::Bad(suffix_problem(false, tok, sfx));
             }
             let Some(code) = reg_name(r) else {
-                return Read::Bad(Problem::Index);
+                let (s, e) = offset_in(line, r);
+                return Read::Bad(Problem::IndexReg(reg_type, false, s, e));
             };
-            let (lo, hi) = bounds(off.width, true);
+            let (lo, hi) = bounds(off_width, off_signed);
             if offset < lo || offset > hi {
-                return Read::Bad(Problem::Index);
+                return Read::Bad(Problem::IndexOffset(offset, lo, hi));
             }
             o.at.set(w, u128::from(code));
-            off.set(w, offset as u128);
+            off.set(w, offset as u128 & ((1u128 << off_width) - 1));
             false
         }
         Kind::Word(word) => {
@@ -1517,41 +1253,37 @@ fn attempt(
     let mut w = spec.base;
     // Modifiers.
     let mut given: u64 = 0;
+    // Which part set each modifier (its text's span), for "given twice".
+    let mut given_at = [(0usize, 0usize); 64];
     for &(text, s, e) in &l.parts[m0..l.nparts] {
-        // Errors point at the whole `.NAME`, dot included.
-        let s = s - 1;
         let hit = spec.mods.iter().enumerate().find_map(|(k, m)| {
             m.values
                 .iter()
                 .find(|(n, _)| *n == text)
                 .map(|&(_, v)| (k, v))
         });
+        // Errors point at the whole `.NAME`, dot included.
         match hit {
             Some((k, _)) if given & (1 << k) != 0 => {
-                let kind = AsmErrorKind::DuplicateModifier(spec.mods[k].field);
+                let (es, ee) = given_at[k];
+                let kind = AsmErrorKind::DuplicateModifier(spec.mnemonic, spec.mods[k].field, es, ee);
                 return Err(Fail {
                     rank: 1,
-                    err: AsmError::new(s, e, kind),
+                    err: AsmError::new(s - 1, e, kind),
                 });
             }
             Some((k, v)) => {
                 spec.mods[k].at.set(&mut w, u128::from(v));
                 given |= 1 << k;
+                given_at[k] = (s, e);
             }
             None => {
-                let mut all: [&'static str; 64] = [""; 64];
-                let mut n = 0;
-                for (name, _) in spec.mods.iter().flat_map(|m| m.values) {
-                    if n < all.len() {
-                        all[n] = name;
-                        n += 1;
-                    }
-                }
+                let all = spec.mods.iter().flat_map(|m| m.values.iter().map(|&(n, _)| n));
                 let kind =
-                    AsmErrorKind::UnknownModifier(spec.mnemonic, nearest::<3>(text, &all[..n]));
+                    AsmErrorKind::UnknownModifier(spec.mnemonic, nearest::<3>(text, all), spec.mods_text);
                 return Err(Fail {
                     rank: 1,
-                    err: AsmError::new(s, e, kind),
+                    err: AsmError::new(s - 1, e, kind),
                 });
             }
         }
@@ -1618,9 +1350,10 @@ fn attempt(
             let e = l.end();
             let x = Expect {
                 index: [k as u8 + 1, 0],
-                labels: [o.label, "", ""],
-                kinds: [o.expected, "", "", ""],
+                labels: [o.label, "", "", "", "", "", "", ""],
+                kinds: [o.expected, "", "", "", "", "", "", ""],
                 missing: true,
+                hint: None,
             };
             return Err(fail(
                 k,
@@ -1631,31 +1364,50 @@ fn attempt(
         if o.optional {
             let room = n - t > usize::from(spec.req_after[k]);
             let mut scratch = w;
-            if !room || matches!(read(o, tok, &mut scratch, addr, labels), Read::Kind) {
+            if !room || matches!(read(o, tok, l.text, &mut scratch, addr, labels), Read::Kind) {
                 if room {
                     skipped = Some((t, k));
                 }
                 continue;
             }
         }
-        match read(o, tok, &mut w, addr, labels) {
+        match read(o, tok, l.text, &mut w, addr, labels) {
             Read::Ok => t += 1,
             Read::Kind => {
+                // A name gets hints (a register past its file's end, the spec's name of
+                // the operand, a misspelt value); it runs to the end of the token.
+                let hint = match tok.core {
+                    TokCore::Name(name) => Some(NameHint {
+                        start: tok.end - name.len(),
+                        end: tok.end,
+                        fields: spec.fields,
+                        expected: o.expected,
+                        values: match o.kind {
+                            Kind::Enum {
+                                type_name, values, ..
+                            } => Some((type_name, values)),
+                            _ => None,
+                        },
+                    }),
+                    _ => None,
+                };
                 let x = match skipped.filter(|&(at, _)| at == t) {
                     Some((_, j)) => {
                         let p = &spec.operands[j];
                         Expect {
                             index: [j as u8 + 1, k as u8 + 1],
-                            labels: [p.label, o.label, ""],
-                            kinds: [p.expected, o.expected, "", ""],
+                            labels: [p.label, o.label, "", "", "", "", "", ""],
+                            kinds: [p.expected, o.expected, "", "", "", "", "", ""],
                             missing: false,
+                            hint,
                         }
                     }
                     None => Expect {
                         index: [k as u8 + 1, 0],
-                        labels: [o.label, "", ""],
-                        kinds: [o.expected, "", "", ""],
+                        labels: [o.label, "", "", "", "", "", "", ""],
+                        kinds: [o.expected, "", "", "", "", "", "", ""],
                         missing: false,
+                        hint,
                     },
                 };
                 return Err(fail(
@@ -1664,7 +1416,20 @@ fn attempt(
                     first_bad,
                 ));
             }
-            Read::Bad(problem) => {
+            Read::Bad(mut problem) => {
+                // Which operand takes a suffix this one does not.
+                if let Problem::Suffix(_, s, e, owner, label) = &mut problem {
+                    let sfx = l.text.get(*s..*e).unwrap_or("");
+                    let takes = |o: &OperandSpec| {
+                        o.subs.iter().any(|sub| {
+                            matches!(sub.role, SubRole::Suffix(name) if name(sfx).is_some())
+                        })
+                    };
+                    if let Some(j) = spec.operands.iter().position(takes) {
+                        *owner = j as u8 + 1;
+                        *label = spec.operands[j].label;
+                    }
+                }
                 if first_bad.is_none() {
                     let kind = AsmErrorKind::Invalid {
                         index: k as u8 + 1,
@@ -1681,7 +1446,15 @@ fn attempt(
     if let Some(tok) = l.op(t) {
         return Err(fail(
             max,
-            AsmError::new(tok.start, tok.end, AsmErrorKind::TooMany(max as u8)),
+            AsmError::new(
+                tok.start,
+                tok.end,
+                AsmErrorKind::TooMany(
+                    max as u8,
+                    n as u8,
+                    spec.req_after.first().is_some_and(|&r| usize::from(r) + 1 < max),
+                ),
+            ),
             first_bad,
         ));
     }

@@ -13,7 +13,7 @@ use crate::model::{Access, Opcode, RegSource, TypeId, TypeKind};
 const BACKEND_RUNTIME: &str = include_str!("backend_runtime.rs");
 const BUFFER_RUNTIME: &str = include_str!("buffer_runtime.rs");
 
-fn verbatim(src: &str, name: &str) -> TokenStream {
+pub(super) fn verbatim(src: &str, name: &str) -> TokenStream {
     match src.parse() {
         Ok(t) => t,
         Err(_) => {
@@ -185,7 +185,7 @@ impl Gen<'_> {
     /// The backend members of an opcode's `OpcodeInfo`.
     pub(super) fn backend_info(&self, op: &Opcode) -> TokenStream {
         let m = self.model;
-        let flow = syn::Ident::new(
+        let flow = proc_macro2::Ident::new(
             &heck::ToUpperCamelCase::to_upper_camel_case(op.flow.kind.name()),
             proc_macro2::Span::call_site(),
         );

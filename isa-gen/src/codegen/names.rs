@@ -49,12 +49,13 @@ pub const RESERVED_TYPES: &[&str] = &[
     "Iterator",
     "ExactSizeIterator",
     // The assembler's error type and its parts (public), and the private helpers of
-    // the generated assembler (`asm_runtime.rs`). `isa-gen/tests/hostile.rs` checks that
+    // the generated assembler (`asm_runtime.rs`, `asm_errors.rs`). `isa-gen/tests/hostile.rs` checks that
     // this list covers every type the generated code defines or names.
     "AsmError",
     "AsmErrorKind",
     "AsmErrorDisplay",
     "Expect",
+    "NameHint",
     "Problem",
     "Found",
     "Tok",
@@ -74,6 +75,14 @@ pub const RESERVED_TYPES: &[&str] = &[
     "OpcodeSpec",
     "Fail",
     "Read",
+    // The decoder (`decode_runtime.rs`): the validated word, and private tables.
+    "Decoded",
+    "FastCheck",
+    "FastSpan",
+    "DecodeTables",
+    "DecodeSlot",
+    "ExactCheck",
+    "ExactField",
 ];
 
 const KEYWORDS: &[&str] = &[

@@ -19,10 +19,7 @@ pub fn type_item(model: &Model, sources: &SourceMap, t: &Type) -> TokenStream {
         TypeKind::Enum(values) => enum_item(model, t, values, &loc),
         TypeKind::RegFile(rf) => regfile_item(t, rf, &loc),
         TypeKind::Immediate { signed } => immediate_item(t, *signed, &loc),
-        TypeKind::ConstMem {
-            bank_bits,
-            offset_bits,
-        } => cmem_item(t, *bank_bits, *offset_bits, &loc),
+        TypeKind::ConstMem { .. } => cmem_item(t, &loc),
     }
 }
 
@@ -314,8 +311,8 @@ fn immediate_item(t: &Type, signed: bool, loc: &str) -> TokenStream {
             _ => 64,
         };
         let (min, max) = (-(1i128 << (t.width - 1)), (1i128 << (t.width - 1)) - 1);
-        let min_l = syn::LitInt::new(&format!("{min}{val}"), proc_macro2::Span::call_site());
-        let max_l = syn::LitInt::new(&format!("{max}{val}"), proc_macro2::Span::call_site());
+        let min_l = super::lit_text(&format!("{min}{val}"));
+        let max_l = super::lit_text(&format!("{max}{val}"));
         let shift = lit((storage_bits - t.width) as u128, "u32");
         let doc = doc_attrs(&[
             format!(
@@ -472,43 +469,129 @@ fn bits_width(ty: &str) -> u32 {
     }
 }
 
-fn cmem_item(t: &Type, bank_bits: u32, offset_bits: u32, loc: &str) -> TokenStream {
+fn cmem_item(t: &Type, loc: &str) -> TokenStream {
+    let TypeKind::ConstMem {
+        bank_bits,
+        offset_bits,
+        offset_signed,
+    } = t.kind
+    else {
+        return TokenStream::new();
+    };
+    let Some((off_min, off_max)) = t.cmem_offset_range() else {
+        return TokenStream::new();
+    };
     let name = format_ident!("{}", names::type_name(&t.name));
     let bits = uint_ty(t.width);
     let bits_s = bits.to_string();
     let bank_ty = uint_ty(bank_bits);
-    let off_ty = sint_ty(offset_bits + 1);
+    // A signed offset is stored one bit wider, so its bounds are never the type's own
+    // (a comparison with a type's extreme is a clippy error).
+    let off_ty = if offset_signed {
+        sint_ty(offset_bits + 1)
+    } else {
+        uint_ty(offset_bits)
+    };
     let width = lit(t.width as u128, "u32");
     let bank_w = lit(bank_bits as u128, "u32");
     let off_w = lit(offset_bits as u128, "u32");
     let mask = lit_hex(crate::model::mask(0, t.width), &bits_s);
     let off_mask = lit_hex(crate::model::mask(0, offset_bits), &bits_s);
     let bank_max = lit(crate::model::mask(0, bank_bits), &bank_ty.to_string());
-    let off_min = -(1i128 << (offset_bits - 1));
-    let off_max = (1i128 << (offset_bits - 1)) - 1;
-    let off_min_l = syn::LitInt::new(
-        &format!("{off_min}{off_ty}"),
-        proc_macro2::Span::call_site(),
-    );
-    let off_max_l = syn::LitInt::new(
-        &format!("{off_max}{off_ty}"),
-        proc_macro2::Span::call_site(),
-    );
-    let storage = match off_ty.to_string().as_str() {
-        "i8" => 8u32,
-        "i16" => 16,
-        "i32" => 32,
-        _ => 64,
+    let off_min_l = super::lit_text(&format!("{off_min}{off_ty}"));
+    let off_max_l = super::lit_text(&format!("{off_max}{off_ty}"));
+    let storage = bits_width(&off_ty.to_string().replace('i', "u"));
+    // What `new` must check: only bounds inside the parameter types.
+    let mut checks = Vec::new();
+    if bank_bits < bits_width(&bank_ty.to_string()) {
+        checks.push(quote! { bank > #bank_max });
+    }
+    if offset_signed {
+        checks.push(quote! { offset < Self::OFFSET_MIN || offset > Self::OFFSET_MAX });
+    } else if offset_bits < storage {
+        checks.push(quote! { offset > Self::OFFSET_MAX });
+    }
+    let check = if checks.is_empty() {
+        quote! {}
+    } else {
+        quote! {
+            if #(#checks)||* {
+                return None;
+            }
+        }
     };
-    let shift = lit((storage - offset_bits) as u128, "u32");
+    // Casts only between different types (clippy denies a cast to the same type), and
+    // parentheses only where needed (`unused_parens`).
+    let cast = |e: TokenStream, from: &proc_macro2::Ident, to: &proc_macro2::Ident| {
+        if from == to {
+            e
+        } else {
+            let e = super::paren(e);
+            quote! { #e as #to }
+        }
+    };
+    let operand = |e: TokenStream, from: &proc_macro2::Ident, to: &proc_macro2::Ident| {
+        if from == to {
+            e
+        } else {
+            let e = cast(e, from, to);
+            quote! { (#e) }
+        }
+    };
+    let full = t.width == bits_width(&bits_s);
+    let (from_bits_body, masked_body) = if full {
+        (quote! { Some(#name(bits)) }, quote! { #name(bits) })
+    } else {
+        (
+            quote! { if bits & !#mask != 0 { None } else { Some(#name(bits)) } },
+            quote! { #name(bits & #mask) },
+        )
+    };
+    let bank_in = operand(quote! { bank }, &bank_ty, &bits);
+    let offset_in = operand(quote! { offset }, &off_ty, &bits);
+    let bank_out = cast(quote! { self.0 >> #off_w }, &bits, &bank_ty);
+    let offset_fn = if offset_signed {
+        let shift = lit((storage - offset_bits) as u128, "u32");
+        quote! {
+            /// The signed byte offset.
+            pub const fn offset(self) -> #off_ty {
+                (((self.0 & #off_mask) as #off_ty) << #shift) >> #shift
+            }
+        }
+    } else {
+        let offset_out = cast(quote! { self.0 & #off_mask }, &bits, &off_ty);
+        quote! {
+            /// The unsigned byte offset.
+            pub const fn offset(self) -> #off_ty {
+                #offset_out
+            }
+        }
+    };
+    let display = if offset_signed {
+        quote! {
+            let o = self.offset();
+            if o < 0 {
+                write!(f, "c[{:#x}][-{:#x}]", self.bank(), o.unsigned_abs())
+            } else {
+                write!(f, "c[{:#x}][{:#x}]", self.bank(), o)
+            }
+        }
+    } else {
+        quote! { write!(f, "c[{:#x}][{:#x}]", self.bank(), self.offset()) }
+    };
+    let sign = if offset_signed { "signed" } else { "unsigned" };
     let doc = doc_attrs(&[
         format!(
             "Constant-memory reference `{}` ({} bits): `c[bank][offset]` with a {bank_bits}-bit \
-             bank and a {offset_bits}-bit signed byte offset ({off_min}..={off_max}). Defined at `{loc}`.",
+             bank and a {offset_bits}-bit {sign} byte offset ({off_min}..={off_max}). Defined at `{loc}`.",
             t.name, t.width
         ),
         String::new(),
-        "Encoded as `bank << OFFSET_BITS | offset` (two's complement offset).".into(),
+        if offset_signed {
+            "Encoded as `bank << OFFSET_BITS | offset` (two's complement offset).".into()
+        } else {
+            "Encoded as `bank << OFFSET_BITS | offset`.".into()
+        },
     ]);
     quote! {
         #doc
@@ -529,20 +612,18 @@ fn cmem_item(t: &Type, bank_bits: u32, offset_bits: u32, loc: &str) -> TokenStre
 
             /// `c[bank][offset]`, or `None` if either does not fit.
             pub const fn new(bank: #bank_ty, offset: #off_ty) -> Option<#name> {
-                if bank > #bank_max || offset < Self::OFFSET_MIN || offset > Self::OFFSET_MAX {
-                    return None;
-                }
-                Some(#name(((bank as #bits) << #off_w) | ((offset as #bits) & #off_mask)))
+                #check
+                Some(#name((#bank_in << #off_w) | (#offset_in & #off_mask)))
             }
 
             /// The reference encoded as `bits`, or `None` if bits above the width are set.
             pub const fn from_bits(bits: #bits) -> Option<#name> {
-                if bits & !#mask != 0 { None } else { Some(#name(bits)) }
+                #from_bits_body
             }
 
             /// The reference in the low bits of `bits` (higher bits ignored).
             pub const fn from_bits_masked(bits: #bits) -> #name {
-                #name(bits & #mask)
+                #masked_body
             }
 
             /// The encoding.
@@ -552,23 +633,15 @@ fn cmem_item(t: &Type, bank_bits: u32, offset_bits: u32, loc: &str) -> TokenStre
 
             /// The bank number.
             pub const fn bank(self) -> #bank_ty {
-                (self.0 >> #off_w) as #bank_ty
+                #bank_out
             }
 
-            /// The signed byte offset.
-            pub const fn offset(self) -> #off_ty {
-                (((self.0 & #off_mask) as #off_ty) << #shift) >> #shift
-            }
+            #offset_fn
         }
 
         impl core::fmt::Display for #name {
             fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-                let o = self.offset();
-                if o < 0 {
-                    write!(f, "c[{:#x}][-{:#x}]", self.bank(), o.unsigned_abs())
-                } else {
-                    write!(f, "c[{:#x}][{:#x}]", self.bank(), o)
-                }
+                #display
             }
         }
 

@@ -62,8 +62,14 @@ pub enum TypeKind {
     RegFile(RegFile),
     /// `__DefImmediate`.
     Immediate { signed: bool },
-    /// `__DefConstMem`: `c[bank][offset]`; offset in the low bits, bank above it.
-    ConstMem { bank_bits: u32, offset_bits: u32 },
+    /// `__DefConstMem`: `c[bank][offset]`; offset in the low bits, bank above it. The
+    /// offset is a two's complement byte offset when `offset_signed` (the default),
+    /// else an unsigned one.
+    ConstMem {
+        bank_bits: u32,
+        offset_bits: u32,
+        offset_signed: bool,
+    },
 }
 
 #[derive(Debug, Clone)]
@@ -174,6 +180,68 @@ impl Type {
         }
     }
 
+    /// The smallest and largest offset of a constant-memory type: `-2^(o-1)..=2^(o-1)-1`
+    /// for a signed `o`-bit offset, `0..=2^o-1` for an unsigned one.
+    pub fn cmem_offset_range(&self) -> Option<(i128, i128)> {
+        let TypeKind::ConstMem {
+            offset_bits,
+            offset_signed,
+            ..
+        } = self.kind
+        else {
+            return None;
+        };
+        // A type is at most 64 bits wide, so the offset is at most 63.
+        let o = offset_bits.clamp(1, 127);
+        Some(if offset_signed {
+            (-(1i128 << (o - 1)), (1i128 << (o - 1)) - 1)
+        } else {
+            (0, (1i128 << o) - 1)
+        })
+    }
+
+    /// The bank and offset a constant-memory code holds (the offset sign-extended when
+    /// it is signed).
+    pub fn cmem_parts(&self, code: u128) -> Option<(u128, i128)> {
+        let TypeKind::ConstMem {
+            offset_bits,
+            offset_signed,
+            ..
+        } = self.kind
+        else {
+            return None;
+        };
+        let raw = code & mask(0, offset_bits);
+        let offset = if offset_signed && offset_bits < 128 && raw >> (offset_bits - 1) & 1 == 1 {
+            raw as i128 - (1i128 << offset_bits)
+        } else {
+            raw as i128
+        };
+        Some((code >> offset_bits, offset))
+    }
+
+    /// The code of `c[bank][offset]` for a constant-memory type, or what does not fit.
+    pub fn cmem_code(&self, bank: u128, offset: i128) -> Result<u128, CMemMisfit> {
+        let (
+            TypeKind::ConstMem {
+                bank_bits,
+                offset_bits,
+                ..
+            },
+            Some((lo, hi)),
+        ) = (&self.kind, self.cmem_offset_range())
+        else {
+            return Err(CMemMisfit::NotConstMem);
+        };
+        if bank >> bank_bits != 0 {
+            return Err(CMemMisfit::Bank(*bank_bits));
+        }
+        if offset < lo || offset > hi {
+            return Err(CMemMisfit::Offset(lo, hi));
+        }
+        Ok((bank << offset_bits) | (offset as u128 & mask(0, *offset_bits)))
+    }
+
     pub fn kind_noun(&self) -> &'static str {
         match self.kind {
             TypeKind::Enum(_) => "bit-field type",
@@ -182,6 +250,17 @@ impl Type {
             TypeKind::ConstMem { .. } => "constant-memory operand",
         }
     }
+}
+
+/// Why `c[bank][offset]` has no code in a constant-memory type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CMemMisfit {
+    /// The bank does not fit in this many bits.
+    Bank(u32),
+    /// The offset is outside `min..=max`.
+    Offset(i128, i128),
+    /// The type is no constant-memory type.
+    NotConstMem,
 }
 
 /// `__DefOperandWord UPR : UPred 0..6`: a fixed word in `Order` that encodes nothing

@@ -204,6 +204,7 @@ impl<'a> Resolver<'a> {
                     TypeKind::ConstMem {
                         bank_bits: c.bank_bits.value as u32,
                         offset_bits: c.offset_bits.value as u32,
+                        offset_signed: c.offset_signed,
                     }
                 }
                 _ => unreachable!("filtered above"),

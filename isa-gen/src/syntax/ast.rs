@@ -40,7 +40,7 @@ pub enum Item {
     RegFile(RegFileDef),
     /// `__DefImmediate Name<width> signed|unsigned;` (extension).
     Immediate(ImmediateDef),
-    /// `__DefConstMem Name<width> bank<b> offset<o>;` (extension).
+    /// `__DefConstMem Name<width> bank<b> offset<o> [signed|unsigned]` (extension).
     ConstMem(ConstMemDef),
     /// `__DefOperandWord NAME : RegFile lo..hi;` (extension).
     OperandWord(OperandWordDef),
@@ -96,6 +96,9 @@ pub struct ConstMemDef {
     pub width: Int,
     pub bank_bits: Int,
     pub offset_bits: Int,
+    /// The offset is a signed byte offset (`signed`, the default) or an unsigned one
+    /// (`unsigned`).
+    pub offset_signed: bool,
     pub span: Span,
 }
 

@@ -304,14 +304,15 @@ impl<'a> Parser<'a, '_> {
             }
             Header::ConstMem => {
                 let span = c.span(line.trim());
-                let ((name, width), bank_bits, offset_bits) =
+                let ((name, width), bank_bits, offset_bits, offset_signed) =
                     self.statement(line, "a constant-memory definition", |i| {
                         let (i, nw) = name_width(c, word, i)?;
                         let (i, _) = must("`bank`", sym("bank"))(i)?;
                         let (i, b) = angle_int(c, i)?;
                         let (i, _) = must("`offset`", sym("offset"))(i)?;
                         let (i, o) = angle_int(c, i)?;
-                        Ok((i, (nw, b, o)))
+                        let (i, s) = offset_sign(i)?;
+                        Ok((i, (nw, b, o, s)))
                     })?;
                 self.expect_no_body("a constant-memory definition");
                 Some(Item::ConstMem(ConstMemDef {
@@ -319,6 +320,7 @@ impl<'a> Parser<'a, '_> {
                     width,
                     bank_bits,
                     offset_bits,
+                    offset_signed,
                     span,
                 }))
             }
@@ -720,6 +722,22 @@ fn name_width<'a>(c: Ctx<'a>, word: &'a str, i: &'a str) -> PResult<'a, (Ident, 
     let (i, name) = must("a type name", ident)(i)?;
     let (i, width) = angle_int(c, i)?;
     Ok((i, (c.ident(name), width)))
+}
+
+/// The optional ` signed` / ` unsigned` after a constant-memory offset width: signed
+/// when neither is written (the offset of the bundled spec's `CMem`).
+fn offset_sign(i: &str) -> PResult<'_, bool> {
+    let (at, _) = ws(i)?;
+    let (rest, word) = opt(ident)(at)?;
+    match word {
+        Some("signed") => Ok((rest, true)),
+        Some("unsigned") => Ok((rest, false)),
+        None if line_end(at).is_ok() => Ok((at, true)),
+        _ => Err(nom::Err::Failure(PErr {
+            at,
+            expected: "`signed`, `unsigned` or end of line".into(),
+        })),
+    }
 }
 
 /// ` lo..hi`

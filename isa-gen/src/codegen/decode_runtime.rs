@@ -1,0 +1,241 @@
+// The decoder, emitted verbatim into the generated code (see `codegen::decode`). It
+// knows nothing of any particular spec: it reads the tables the generator emits
+// (`DECODE`, `DECODE_EXACT`) and the generated
+// `decode_opcode`, so one piece of code serves every opcode.
+//
+// The fast path has no branch that depends on the opcode: one lookup finds the only
+// opcode the word can be, and one test of the word against that opcode's masks and
+// code bitmaps accepts it. Whatever it does not accept goes to the exact path, which
+// finds the first reason in the spec's order (no opcode, reserved bits, the first
+// field with an undefined code) or accepts what the fast path cannot check.
+
+/// Bits of the word holding fields whose types leave codes undefined, checked on the
+/// fast path: their code (`(half >> shift) & mask`, `half` the low or high 64 bits of
+/// the word) indexes a bitmap of the defined combinations in the tables' `valid` (mask
+/// 0: no check; the code 0 reads bit 0 of word 0, which is set).
+#[derive(Clone, Copy)]
+struct FastSpan {
+    mask: u32,
+    /// Offset of the bitmap in `valid`, in 64-bit words.
+    base: u16,
+    shift: u8,
+    /// 0: the low 64 bits, 1: the high ones.
+    half: u8,
+}
+
+/// The fast-path test of one opcode: `word & mask == bits` (its fixed bits, and zero
+/// outside its fields) and every `spans` code defined. Entry 0 (no opcode), opcodes
+/// the fast path cannot check and the padding up to the table's size have a test no
+/// word passes.
+struct FastCheck {
+    mask: [u64; 2],
+    bits: [u64; 2],
+    spans: [FastSpan; FAST_SPANS],
+}
+
+/// Everything the fast path reads, in one static (one base address to load).
+struct DecodeTables {
+    /// By `decode_opcode`'s result: the test of that opcode. A power of two long when
+    /// that result is a byte, so the index needs no bounds check.
+    fast: [FastCheck; FAST_LEN],
+    /// Bitmaps of defined codes; a power of two long (indices are masked).
+    valid: [u64; VALID_LEN],
+    /// By `decode_opcode`'s result: the opcode (entry 0 is never read for an
+    /// instruction).
+    opcode_of: [Opcode; FAST_LEN],
+    /// The dispatch table `decode_opcode` reads, when it is one (empty for a decision
+    /// tree): opcode index + 1 (0: none) for every value of the fixed bits.
+    table: [DecodeSlot; TABLE_LEN],
+}
+
+/// The exact test of one opcode, in the order the errors are reported.
+struct ExactCheck {
+    fixed_mask: u128,
+    fixed_bits: u128,
+    covered: u128,
+    /// The fields whose type leaves codes undefined, in field order.
+    fields: &'static [ExactField],
+}
+
+/// A field with undefined codes: its defined codes as sorted inclusive ranges.
+struct ExactField {
+    name: &'static str,
+    start: u32,
+    width: u32,
+    valid: &'static [(u128, u128)],
+}
+
+/// An instruction word that decodes, and its opcode: what [`Decoded::decode`] returns
+/// without building the typed instruction. It is a validated word: every field holds
+/// a defined code and every bit outside the opcode's fields is zero, so it encodes
+/// back to the word it came from. The typed views ([`Decoded::instruction`], and
+/// `from_decoded` of each opcode struct) read their fields from it.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[repr(C, packed)]
+pub struct Decoded {
+    lo: u64,
+    hi: u64,
+    opcode: Opcode,
+}
+
+impl Decoded {
+    /// Decodes a word exactly, as [`Instruction::decode`] does (the same words are
+    /// accepted, with the same errors), without building the typed instruction: a
+    /// table lookup and a mask test for most words.
+    #[inline]
+    pub const fn decode(word: u128) -> Result<Decoded, DecodeError> {
+        match decode_fast(word) {
+            Some(d) => Ok(d),
+            None => decode_exact(word),
+        }
+    }
+
+    /// Decodes `words` into `out`, position by position (as far as the shorter of the
+    /// two goes): `Some` for a word that decodes, `None` for one that does not (its
+    /// error is what [`Decoded::decode`] returns for it). Returns the number of `None`s.
+    pub fn decode_batch(words: &[u128], out: &mut [Option<Decoded>]) -> usize {
+        let mut failed = 0usize;
+        for (o, &w) in out.iter_mut().zip(words) {
+            let d = match decode_fast(w) {
+                Some(d) => Some(d),
+                None => decode_exact(w).ok(),
+            };
+            failed += usize::from(d.is_none());
+            *o = d;
+        }
+        failed
+    }
+
+    /// The opcode.
+    #[inline]
+    pub const fn opcode(&self) -> Opcode {
+        self.opcode
+    }
+
+    /// The 128-bit word (its encoding).
+    #[inline]
+    pub const fn word(&self) -> u128 {
+        ((self.hi as u128) << 64) | self.lo as u128
+    }
+
+    /// The 128-bit encoding: the word it was decoded from.
+    #[inline]
+    pub const fn encode(&self) -> u128 {
+        self.word()
+    }
+}
+
+impl core::fmt::Debug for Decoded {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "Decoded({:?}, {:#034x})", self.opcode, self.word())
+    }
+}
+
+impl From<Decoded> for Instruction {
+    fn from(d: Decoded) -> Instruction {
+        d.instruction()
+    }
+}
+
+impl From<Instruction> for Decoded {
+    /// Every instruction encodes to a word that decodes (its fields are typed).
+    fn from(i: Instruction) -> Decoded {
+        let word = i.encode();
+        Decoded {
+            lo: word as u64,
+            hi: (word >> 64) as u64,
+            opcode: i.opcode(),
+        }
+    }
+}
+
+/// The fast path: `None` when the word fails the test of the only opcode it can be
+/// (or that opcode cannot be checked here).
+#[inline(always)]
+const fn decode_fast(word: u128) -> Option<Decoded> {
+    let lo = word as u64;
+    let hi = (word >> 64) as u64;
+    let op = decode_opcode(word) & (FAST_LEN - 1);
+    let c = &DECODE.fast[op];
+    let mut bad = ((lo & c.mask[0]) ^ c.bits[0]) | ((hi & c.mask[1]) ^ c.bits[1]);
+    let mut k = 0;
+    while k < c.spans.len() {
+        let f = c.spans[k];
+        let half = if f.half == 0 { lo } else { hi };
+        let code = (half >> f.shift) as u32 & f.mask;
+        let map = DECODE.valid[(f.base as usize + (code >> 6) as usize) & (VALID_LEN - 1)];
+        bad |= !(map >> (code & 63)) & 1;
+        k += 1;
+    }
+    if bad != 0 {
+        return None;
+    }
+    Some(Decoded {
+        lo,
+        hi,
+        opcode: DECODE.opcode_of[op],
+    })
+}
+
+/// The exact path: the first reason a word is not an instruction, in the spec's
+/// order, or the instruction.
+#[cold]
+#[inline(never)]
+const fn decode_exact(word: u128) -> Result<Decoded, DecodeError> {
+    let op = decode_opcode(word);
+    if op == 0 {
+        return Err(DecodeError::UnknownOpcode { word });
+    }
+    let e = &DECODE_EXACT[op - 1];
+    if word & e.fixed_mask != e.fixed_bits {
+        return Err(DecodeError::UnknownOpcode { word });
+    }
+    let opcode = DECODE.opcode_of[op];
+    match check_fields(word, opcode) {
+        Ok(()) => Ok(Decoded {
+            lo: word as u64,
+            hi: (word >> 64) as u64,
+            opcode,
+        }),
+        Err(e) => Err(e),
+    }
+}
+
+/// Checks the fields of a word whose fixed bits are `opcode`'s: no bit outside its
+/// fields, and every field a defined code (the first that is not is the error).
+const fn check_fields(word: u128, opcode: Opcode) -> Result<(), DecodeError> {
+    let e = &DECODE_EXACT[opcode as usize];
+    let reserved = word & !e.covered;
+    if reserved != 0 {
+        return Err(DecodeError::ReservedBits {
+            opcode,
+            bits: reserved,
+        });
+    }
+    let mut i = 0;
+    while i < e.fields.len() {
+        let f = &e.fields[i];
+        let mut value = word >> f.start;
+        if f.width < 128 {
+            value &= (1u128 << f.width) - 1;
+        }
+        let mut ok = false;
+        let mut r = 0;
+        while r < f.valid.len() {
+            if value >= f.valid[r].0 && value <= f.valid[r].1 {
+                ok = true;
+                break;
+            }
+            r += 1;
+        }
+        if !ok {
+            return Err(DecodeError::InvalidField {
+                opcode,
+                field: f.name,
+                value,
+            });
+        }
+        i += 1;
+    }
+    Ok(())
+}

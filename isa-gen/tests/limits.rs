@@ -1,0 +1,130 @@
+//! The limits of the notation documented in `isa-spec/README.md` §5.8: each rule is an
+//! error (or a reading) that says so, and the workaround the reference gives works.
+
+use isa_gen::asm::Assembler;
+use isa_gen::{Checked, Spec};
+
+const BASELINE: &str = include_str!("bad-specs/00-valid-baseline.isa");
+
+fn check(text: &str) -> Checked {
+    Spec::from_texts([("t.isa", text)]).check()
+}
+
+/// The baseline with `ADD_R`'s encoding extended by `fields` (bits 41.. are free) and
+/// `types` added.
+fn with(types: &str, fields: &str, operand_info: &str) -> String {
+    let text = format!("{BASELINE}\n{types}\n");
+    let at = "    field<32, 8> Reg rb;\n";
+    let text = text.replacen(at, &format!("{at}{fields}"), 1);
+    let order = "    Order<rd, ra, rb>;\n";
+    text.replacen(order, &format!("{order}{operand_info}"), 1)
+}
+
+fn errors(c: &Checked) -> Vec<(String, String)> {
+    c.diagnostics
+        .errors()
+        .map(|d| (d.location(&c.sources).to_string(), d.message.clone()))
+        .collect()
+}
+
+/// `(line, col)` of `token` on the first line containing `line`, as `t.isa:L:C`.
+fn at(text: &str, line: &str, token: &str) -> String {
+    let (i, l) = text
+        .lines()
+        .enumerate()
+        .find(|(_, l)| l.contains(line))
+        .unwrap();
+    format!("t.isa:{}:{}", i + 1, l.find(token).unwrap() + 1)
+}
+
+/// Parses `line` with the checked spec `c` and prints it back.
+fn round_trip(c: &Checked, line: &str) -> String {
+    let m = c.model.as_ref().expect("model");
+    let a = Assembler::new(m);
+    let d = a
+        .parse_line(line, 0, &|_| None)
+        .unwrap_or_else(|e| panic!("{line}: {e}"));
+    let back = m.decode(m.encode(&d)).expect("decodes");
+    a.print(&back, 0)
+}
+
+#[test]
+fn a_hidden_field_must_be_an_enumeration() {
+    let text = with(
+        "__DefImmediate UImm1<1> unsigned",
+        "    field<41, 1> UImm1 hint = 0;\n",
+        "",
+    );
+    let c = check(&text);
+    let e = errors(&c);
+    assert_eq!(e.len(), 1, "{}", c.render_diagnostics());
+    assert_eq!(e[0].0, at(&text, "UImm1 hint", "field"));
+    assert_eq!(
+        e[0].1,
+        "`hint` is a modifier, written `.VALUE`, but its type `UImm1` is an immediate and has no value names"
+    );
+    // The workaround: an enumeration with a default, written only when set.
+    let c = check(&with(
+        "__DefBitFieldType Hint<1>\n    NOHINT;\n    HINT;",
+        "    field<41, 1> Hint hint = NOHINT;\n",
+        "",
+    ));
+    assert!(!c.has_errors(), "{}", c.render_diagnostics());
+    assert_eq!(round_trip(&c, "ADD R1, R2, R3"), "ADD R1, R2, R3");
+    assert_eq!(round_trip(&c, "ADD.HINT R1, R2, R3"), "ADD.HINT R1, R2, R3");
+}
+
+#[test]
+fn cvtinegx_needs_a_value_named_x() {
+    let neg = "__DefBitFieldType Bool<1>\n    False;\n    True;";
+    let info = "    AsmFormat<rb.neg> = CvtINegX(rb.neg, carry);\n";
+    let fields = "    field<41, 1> Bool rb.neg = False;\n    field<42, 1> Carry carry = NOC;\n";
+    let text = with(
+        &format!("{neg}\n__DefBitFieldType Carry<1>\n    NOC;\n    CARRY;"),
+        fields,
+        info,
+    );
+    let c = check(&text);
+    let e = errors(&c);
+    assert_eq!(e.len(), 1, "{}", c.render_diagnostics());
+    assert_eq!(
+        e[0].1,
+        "`carry` must be a modifier whose type has a value `X`"
+    );
+    assert_eq!(e[0].0, at(&text, "CvtINegX", "carry"));
+    // The workaround: call the value `X`; `~` then goes with `.X`, `-` without.
+    let c = check(&with(
+        &format!("{neg}\n__DefBitFieldType Carry<1>\n    NOC;\n    X;"),
+        fields,
+        info,
+    ));
+    assert!(!c.has_errors(), "{}", c.render_diagnostics());
+    assert_eq!(round_trip(&c, "ADD R1, R2, -R3"), "ADD R1, R2, -R3");
+    assert_eq!(round_trip(&c, "ADD.X R1, R2, ~R3"), "ADD.X R1, R2, ~R3");
+}
+
+#[test]
+fn only_not_neg_and_bitnot_are_prefix_symbols() {
+    let bool_ty = "__DefBitFieldType Bool<1>\n    False;\n    True;";
+    // `rb.inv` is a `.VALUE` suffix of `rb`: `R3.True`.
+    let c = check(&with(
+        bool_ty,
+        "    field<41, 1> Bool rb.inv = False;\n",
+        "",
+    ));
+    assert!(!c.has_errors(), "{}", c.render_diagnostics());
+    assert_eq!(round_trip(&c, "ADD R1, R2, R3.True"), "ADD R1, R2, R3.True");
+    let m = c.model.as_ref().unwrap();
+    let e = Assembler::new(m)
+        .parse_line("ADD R1, R2, ~R3", 0, &|_| None)
+        .unwrap_err();
+    assert!(e.to_string().contains("`~`"), "{e}");
+    // The workaround: name it after the symbol.
+    let c = check(&with(
+        bool_ty,
+        "    field<41, 1> Bool rb.bitnot = False;\n",
+        "",
+    ));
+    assert!(!c.has_errors(), "{}", c.render_diagnostics());
+    assert_eq!(round_trip(&c, "ADD R1, R2, ~R3"), "ADD R1, R2, ~R3");
+}
