@@ -1,3 +1,3 @@
 //! Nothing here: the tests are `tests/ui.rs`, which compiles the programs in
-//! `tests/ui/` (each must fail with the message in its `.stderr` file) and in
-//! `tests/pass/` (each must build and run) against `isa` and `isa-macros`.
+//! `tests/ui/` against `isa` and `isa-macros` (each must fail with the message in its
+//! `.stderr` file), and `tests/pass.rs`, what compiles and runs.
