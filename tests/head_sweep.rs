@@ -18,7 +18,8 @@
 //! The payloads of a head come in [`SLICES`] slices of their own seeds. Heads some
 //! opcode carries (135 of 4096) are always swept whole. A release build sweeps the
 //! others whole too: 4096 × 10,000 words. In a debug build those 39.6 million words,
-//! every one an unknown opcode to both decoders, took 19 of the sweep's 20 s, so a
+//! every one an unknown opcode to both decoders, took nearly all of the sweep's time
+//! (19 of 20 s when measured), so a
 //! debug build gives each uncarried head one slice (a tenth of its payloads), a
 //! different one each run (from the clock), and successive runs cover the whole. The
 //! slice is printed; `ISA_HEAD_SWEEP_SLICE=N` sweeps slice N again, `all` every slice.
