@@ -53,3 +53,10 @@ mod generated {
 }
 
 pub use generated::*;
+
+/// The README's Rust examples, compiled and run by `cargo test --doc` (the README
+/// stays the repository's front page; the crate docs above are the API's). They use
+/// the assembler and `code!`, so they are tested with those features.
+#[cfg(all(doctest, feature = "asm", feature = "inst"))]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

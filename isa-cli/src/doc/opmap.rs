@@ -345,9 +345,7 @@ mod tests {
 
     #[test]
     fn the_bundled_head_is_optype_by_stype_and_every_opcode_has_a_cell() {
-        let c = isa_gen::Spec::load(&[concat!(env!("CARGO_MANIFEST_DIR"), "/../isa-spec")])
-            .unwrap()
-            .check();
+        let c = isa_gen::Spec::load(&[isa_spec::DIR]).unwrap().check();
         let m = c.model.as_ref().unwrap();
         let (rows, cols) = axes(m).unwrap();
         assert_eq!(

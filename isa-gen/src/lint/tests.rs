@@ -552,8 +552,9 @@ fn fixed_field_against_opcode_name() {
 /// line either assembles or is one of the "example does not assemble" warnings.
 #[test]
 fn bundled_spec() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../isa-spec");
-    let c = crate::Spec::load(&[dir]).expect("bundled spec").check();
+    let c = crate::Spec::load(&[isa_spec::DIR])
+        .expect("bundled spec")
+        .check();
     assert!(!c.has_errors(), "{}", c.render_diagnostics());
     let got: Vec<(String, String)> = c
         .diagnostics
