@@ -65,6 +65,35 @@ const PRIMITIVES: &[&str] = &[
     "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128", "isize", "impl",
 ];
 
+/// The two-character operators (`..=`, `<<=` and `>>=` are chains of them).
+const OPERATORS: &[[char; 2]] = &[
+    [':', ':'],
+    ['-', '>'],
+    ['=', '>'],
+    ['=', '='],
+    ['!', '='],
+    ['<', '='],
+    ['>', '='],
+    ['&', '&'],
+    ['|', '|'],
+    ['+', '='],
+    ['-', '='],
+    ['*', '='],
+    ['/', '='],
+    ['%', '='],
+    ['^', '='],
+    ['&', '='],
+    ['|', '='],
+    ['<', '<'],
+    ['>', '>'],
+    ['.', '.'],
+    ['.', '='],
+];
+
+fn is_operator(a: char, b: char) -> bool {
+    OPERATORS.contains(&[a, b])
+}
+
 const KEYWORDS: &[&str] = &[
     "as", "else", "for", "if", "in", "let", "match", "move", "mut", "return", "use", "where",
     "while",
@@ -150,7 +179,14 @@ impl Renderer {
                 }
                 TokenTree::Punct(p) => {
                     let c = p.as_char();
-                    let joint = p.spacing() == Spacing::Joint;
+                    // Joint only where the two characters make one operator (`&&`, `::`,
+                    // `->`, …) or a lifetime (`'a`): the lexer also joins `<&`, `>;`, `>,`.
+                    let joint = p.spacing() == Spacing::Joint
+                        && match it.peek() {
+                            Some(TokenTree::Punct(n)) => is_operator(c, n.as_char()),
+                            Some(TokenTree::Ident(_)) => c == '\'',
+                            _ => false,
+                        };
                     let after_operand = matches!(self.prev, Prev::Word | Prev::Close);
                     let path_end = matches!(self.prev, Prev::Punct { tight: true, .. })
                         && colon_joint_done(&self.out);
@@ -160,7 +196,11 @@ impl Renderer {
                     let generic_open = c == '<'
                         && !operator
                         && ((self.prev == Prev::Word && self.generic_word) || path_end);
-                    let generic_close = c == '>' && self.generics > 0 && !joint;
+                    // (Not `>=`; a `>>` in generic arguments closes two of them.)
+                    let generic_close = c == '>'
+                        && self.generics > 0
+                        && !(joint
+                            && matches!(it.peek(), Some(TokenTree::Punct(n)) if n.as_char() == '='));
                     // `name!(…)`: a macro call's `!` binds both ways.
                     let bang = c == '!'
                         && self.prev == Prev::Word
@@ -407,6 +447,20 @@ mod tests {
         );
     }
 
+    /// Punctuation the lexer joins without making one operator is spaced as on its own.
+    #[test]
+    fn joint_punctuation_that_is_no_operator() {
+        let t = quote! {
+            type Item = Result<Decoded, E>;
+            fn f<'a>(w: Option<&u128>, v: Vec<Vec<u8>>, s: &'a str) -> bool { a >= b && c >> 2 == 0 }
+        };
+        assert_eq!(
+            render(t),
+            "type Item = Result<Decoded, E>;\n\
+             fn f<'a>(w: Option<&u128>, v: Vec<Vec<u8>>, s: &'a str) -> bool {\n    a >= b && c >> 2 == 0\n}\n"
+        );
+    }
+
     /// The laid-out text lexes back to the same tokens, for the whole API of the
     /// bundled spec.
     #[test]
@@ -457,12 +511,8 @@ mod tests {
                 TokenTree::Punct(p) => {
                     // Spacing matters where the two characters make one operator (`>`
                     // then `,` do not; rustc splits a `>>` that closes generics).
-                    const OPERATORS: &[&str] = &[
-                        "::", "->", "=>", "==", "!=", "<=", ">=", "&&", "||", "+=", "-=", "*=",
-                        "/=", "%=", "^=", "&=", "|=", "<<", "..", ".=",
-                    ];
                     let joint = matches!(v.get(k + 1), Some(TokenTree::Punct(n))
-                            if OPERATORS.contains(&format!("{}{}", p.as_char(), n.as_char()).as_str()))
+                            if is_operator(p.as_char(), n.as_char()) && (p.as_char(), n.as_char()) != ('>', '>'))
                         && p.spacing() == Spacing::Joint;
                     out.push(format!("punct {} {joint}", p.as_char()));
                 }
