@@ -4,7 +4,6 @@
 
 use std::path::PathBuf;
 use std::process::{Command, Output};
-use std::time::Instant;
 
 use proptest::prelude::*;
 use serde_json::{Map, Value};
@@ -88,9 +87,7 @@ fn a_livelock_stops_at_once_with_exit_2() {
             pred(2, 0xffff_0000)
         ),
     );
-    let t = Instant::now();
     let o = isa(&["run", &prog, "--state", &state, "--max-steps", "1000000"]);
-    let elapsed = t.elapsed();
     assert_eq!(o.status.code(), Some(2));
     let e = stderr(&o);
     assert!(
@@ -104,7 +101,6 @@ fn a_livelock_stops_at_once_with_exit_2() {
     let v = json(&o);
     assert_eq!(v["steps"], 34, "far fewer than the limit");
     assert!(v["fault"].as_str().unwrap().contains("livelock"));
-    assert!(elapsed.as_secs_f64() < 5.0, "{elapsed:?}");
 }
 
 /// An if/else with an event: lanes 16..31 (P0 false) take the then part, lanes 0..15
