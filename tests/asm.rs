@@ -433,6 +433,54 @@ fn generated_decoders_agree_with_the_model_on_the_other_specs() {
     }
 }
 
+/// `decode_batch` and `decode_iter` over whole slices (they read and prefetch ahead of
+/// the word they decode): the same results as `Decoded::decode` word by word, at every
+/// position of slices of many lengths, with an output slice shorter or longer than the
+/// input (only the common part is written; the rest keeps what it held).
+#[test]
+fn batch_and_iterator_decode_whole_slices_like_single_words() {
+    let m = model();
+    let mut rng = Rng(0xba7c_4de0_0000_0001);
+    let words: Vec<u128> = (0..3000)
+        .map(|k| {
+            if k % 3 == 2 {
+                (u128::from(rng.next()) << 64) | u128::from(rng.next())
+            } else {
+                let i = (rng.next() % m.opcodes.len() as u64) as usize;
+                m.encode(&random_instruction(m, i, &mut rng))
+            }
+        })
+        .collect();
+    let single: Vec<_> = words.iter().map(|&w| isa::Decoded::decode(w)).collect();
+    let marker = isa::Decoded::decode(words[0]).ok();
+    assert!(marker.is_some());
+    for len in [0, 1, 3, 63, 64, 65, 257, 1000, 3000] {
+        let input = &words[..len];
+        for out_len in [len.saturating_sub(5), len, len + 70] {
+            let mut out = vec![marker; out_len];
+            let failed = isa::Decoded::decode_batch(input, &mut out);
+            let n = len.min(out_len);
+            for k in 0..n {
+                assert_eq!(out[k], single[k].ok(), "len {len}, out {out_len}, at {k}");
+            }
+            assert!(
+                out[n..].iter().all(|o| *o == marker),
+                "len {len}, out {out_len}"
+            );
+            assert_eq!(
+                failed,
+                single[..n].iter().filter(|r| r.is_err()).count(),
+                "len {len}, out {out_len}"
+            );
+        }
+        let iterated: Vec<_> = isa::Decoded::decode_iter(input).collect();
+        assert_eq!(iterated, single[..len], "len {len}");
+        assert_eq!(isa::Decoded::decode_iter(input).len(), len);
+    }
+    // Both outcomes occur.
+    assert!(single.iter().any(|r| r.is_ok()) && single.iter().any(|r| r.is_err()));
+}
+
 /// A line assembled: its word, or the error's column and message.
 type Parsed = Result<u128, (usize, String)>;
 

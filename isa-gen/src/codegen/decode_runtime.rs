@@ -95,12 +95,16 @@ impl Decoded {
     /// error is what [`Decoded::decode`] returns for it). Returns the number of `None`s.
     pub fn decode_batch(words: &[u128], out: &mut [Option<Decoded>]) -> usize {
         let mut failed = 0usize;
+        // The results 64 places ahead are asked for too: they are written, so their
+        // lines must be read first.
+        let out_ahead = out.as_ptr().wrapping_add(64);
         for (i, (o, &w)) in out.iter_mut().zip(words).enumerate() {
             // A cache line (four words) at a time, asked for 1 KiB ahead: the loop is
             // short enough that, left to the hardware, it waits on memory (a stream of
             // 2^20 words decodes 2.5 times faster with it, measured on a 2-core Xeon).
             if i.is_multiple_of(4) {
-                prefetch(words.get(i + 64));
+                prefetch(words.as_ptr().wrapping_add(i + 64));
+                prefetch(out_ahead.wrapping_add(i));
             }
             let d = match decode_fast(w) {
                 Some(d) => Some(d),
@@ -152,7 +156,7 @@ impl Iterator for DecodeIter<'_> {
     fn next(&mut self) -> Option<Self::Item> {
         let w = *self.words.get(self.at)?;
         if self.at.is_multiple_of(4) {
-            prefetch(self.words.get(self.at + 64));
+            prefetch(self.words.as_ptr().wrapping_add(self.at + 64));
         }
         self.at += 1;
         Some(Decoded::decode(w))
@@ -166,21 +170,18 @@ impl Iterator for DecodeIter<'_> {
 
 impl ExactSizeIterator for DecodeIter<'_> {}
 
-/// Asks the CPU to bring `w`'s cache line closer (a hint; nothing is read).
+/// Asks the CPU to bring the cache line at `p` closer (a hint: nothing is read, and an
+/// address past the end of a slice is harmless).
 #[inline(always)]
-fn prefetch(w: Option<&u128>) {
+fn prefetch<T>(p: *const T) {
     #[cfg(target_arch = "x86_64")]
-    if let Some(w) = w {
-        // SAFETY: a prefetch reads no memory and cannot fault (whatever the address),
-        // and SSE, which has it, is part of every x86-64 CPU.
-        unsafe {
-            core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(
-                (w as *const u128).cast::<i8>(),
-            )
-        }
+    // SAFETY: a prefetch reads no memory and cannot fault (whatever the address),
+    // and SSE, which has it, is part of every x86-64 CPU.
+    unsafe {
+        core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(p.cast::<i8>())
     }
     #[cfg(not(target_arch = "x86_64"))]
-    let _ = w;
+    let _ = p;
 }
 
 impl core::fmt::Debug for Decoded {
