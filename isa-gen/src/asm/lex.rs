@@ -150,6 +150,39 @@ pub fn lex_line(line: &str) -> Result<LineToks<'_>, LexError> {
 mod tests {
     use super::*;
 
+    /// The printer's number writers against `format!`, across both 64-bit halves.
+    #[test]
+    fn numbers_are_written_as_format_writes_them() {
+        let mut values = vec![
+            0i128,
+            1,
+            -1,
+            15,
+            16,
+            -16,
+            255,
+            256,
+            i128::MAX,
+            i128::MIN + 1,
+        ];
+        for b in [31u32, 32, 63, 64, 65, 100, 126] {
+            let p = 1i128 << b;
+            values.extend([p - 1, p, p + 1, -p, p | 0xf, (p << 1).wrapping_sub(1)]);
+        }
+        for v in values {
+            let (mut hex, mut dec) = (String::new(), String::new());
+            runtime::write_hex(&mut hex, v).unwrap();
+            runtime::write_dec(&mut dec, v).unwrap();
+            let want = if v < 0 {
+                format!("-{:#x}", v.unsigned_abs())
+            } else {
+                format!("{v:#x}")
+            };
+            assert_eq!(hex, want);
+            assert_eq!(dec, v.to_string());
+        }
+    }
+
     #[test]
     fn lexes_guard_mnemonic_and_operands() {
         let l = lex_line("@!P1 BRA.U !P2, 0x7e0 ; // c").unwrap();

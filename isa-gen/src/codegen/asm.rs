@@ -134,7 +134,7 @@ impl Gen<'_> {
                 let core = match &t.kind {
                     TypeKind::RegFile(rf) => {
                         let count = self.reg_count_expr(op, f);
-                        let range_fmt = format!("{}[{{}}:{{}}]", rf.prefix);
+                        let range_open = format!("{}[", rf.prefix);
                         let single = op
                             .bitwidth(f)
                             .is_none_or(|b| b.expr.as_const().is_some_and(|v| v <= 32));
@@ -150,7 +150,11 @@ impl Gen<'_> {
                                 let count = #count;
                                 if count > 1 && !self.#id.is_constant() {
                                     let n = self.#id.bits() as u64;
-                                    write!(w, #range_fmt, n, n + count - 1)?;
+                                    w.write_str(#range_open)?;
+                                    write_dec(w, n as i128)?;
+                                    w.write_char(':')?;
+                                    write_dec(w, (n + count - 1) as i128)?;
+                                    w.write_char(']')?;
                                 } else {
                                     #plain
                                 }
@@ -200,9 +204,10 @@ impl Gen<'_> {
                     } else {
                         #reg_text
                         if off < 0 {
-                            write!(w, "-{:#x}", off.unsigned_abs())?;
+                            write_hex(w, off)?;
                         } else if off > 0 {
-                            write!(w, "+{:#x}", off)?;
+                            w.write_char('+')?;
+                            write_hex(w, off)?;
                         }
                     }
                     w.write_char(']')?;
@@ -222,9 +227,10 @@ impl Gen<'_> {
                     #reg_text
                     let off = self.#oid.get() as i128;
                     if off < 0 {
-                        write!(w, "-{:#x}", off.unsigned_abs())?;
+                        write_hex(w, off)?;
                     } else if off > 0 {
-                        write!(w, "+{:#x}", off)?;
+                        w.write_char('+')?;
+                            write_hex(w, off)?;
                     }
                     w.write_char(']')?;
                 }

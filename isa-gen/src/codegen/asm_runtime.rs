@@ -72,7 +72,7 @@ impl core::fmt::Debug for FormatOptions<'_> {
 #[allow(dead_code)]
 fn write_num<W: core::fmt::Write>(w: &mut W, v: i128, o: &FormatOptions) -> core::fmt::Result {
     if o.decimal {
-        write!(w, "{v}")
+        write_dec(w, v)
     } else {
         write_hex(w, v)
     }
@@ -94,16 +94,24 @@ fn write_addr<W: core::fmt::Write>(w: &mut W, a: i128, o: &FormatOptions) -> cor
 
 /// Writes a signed value in hex (`0x1f`, `-0x1`), without the formatting machinery
 /// (printing is on the disassembler's hot path).
-fn write_hex<W: core::fmt::Write>(w: &mut W, v: i128) -> core::fmt::Result {
+pub(crate) fn write_hex<W: core::fmt::Write>(w: &mut W, v: i128) -> core::fmt::Result {
     let mut buf = [0u8; 36];
+    let u = v.unsigned_abs();
+    // Digits from the lowest, 64 bits at a time (immediates rarely need more).
+    let (mut lo, mut hi) = (u as u64, (u >> 64) as u64);
     let mut i = buf.len();
-    let mut u = v.unsigned_abs();
     loop {
         i -= 1;
-        buf[i] = b"0123456789abcdef"[(u & 15) as usize];
-        u >>= 4;
-        if u == 0 {
-            break;
+        buf[i] = b"0123456789abcdef"[(lo & 15) as usize];
+        lo >>= 4;
+        if lo == 0 {
+            if hi == 0 {
+                break;
+            }
+            // Under a high half, the low one is 16 digits, zeros included.
+            if i == buf.len() - 16 {
+                (lo, hi) = (hi, 0);
+            }
         }
     }
     i -= 2;
@@ -113,9 +121,39 @@ fn write_hex<W: core::fmt::Write>(w: &mut W, v: i128) -> core::fmt::Result {
         i -= 1;
         buf[i] = b'-';
     }
-    w.write_str(core::str::from_utf8(&buf[i..]).unwrap_or("?"))
+    w.write_str(ascii(&buf[i..]))
 }
 
+/// Writes a signed value in decimal, as [`write_hex`] does in hex.
+// Unused when nothing prints a register range or a decimal immediate.
+#[allow(dead_code)]
+pub(crate) fn write_dec<W: core::fmt::Write>(w: &mut W, v: i128) -> core::fmt::Result {
+    let mut buf = [0u8; 40];
+    let mut i = buf.len();
+    let mut u = v.unsigned_abs();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (u % 10) as u8;
+        u /= 10;
+        if u == 0 {
+            break;
+        }
+    }
+    if v < 0 {
+        i -= 1;
+        buf[i] = b'-';
+    }
+    w.write_str(ascii(&buf[i..]))
+}
+
+/// Digits and signs as text. Checking a few bytes as UTF-8 cost more than the rest of
+/// writing the number.
+fn ascii(digits: &[u8]) -> &str {
+    debug_assert!(digits.is_ascii());
+    // SAFETY: the callers write only ASCII digits, `x` and `-` into `digits`, and ASCII
+    // is UTF-8.
+    unsafe { core::str::from_utf8_unchecked(digits) }
+}
 
 /// The core of an operand token.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
