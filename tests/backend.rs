@@ -5,8 +5,8 @@
 
 use isa::backend::{Access, BufferError, CodeBuffer, Flow, RelocKind, Target, TargetError};
 use isa::{
-    BraCond, BraX, BreakX, BsyncX, Instruction, LepcI, Opcode, PModi, Pred, Reg, RegFile, RegRef,
-    SImm50, UReg,
+    BraCond, BraX, BreakX, BsyncX, FormatOptions, Instruction, LepcI, Opcode, PModi, Pred, Reg,
+    RegFile, RegRef, SImm50, UReg,
 };
 mod common;
 
@@ -258,6 +258,54 @@ fn map_regs_rewrites_registers_in_place() {
     })
     .unwrap();
     assert_eq!(l.to_string(), "LEPC R[10:11]");
+    // A pair whose second register would be RZ (a constant) is refused; a constant
+    // register alone is fine.
+    let before = l;
+    let e = l
+        .map_regs(|op| match op.reg {
+            RegRef::Reg(_) => RegRef::Reg(r(254)),
+            other => other,
+        })
+        .unwrap_err();
+    assert_eq!(e, isa::backend::RegError::Range("rd"));
+    assert_eq!(l, before);
+    l.map_regs(|op| match op.reg {
+        RegRef::Reg(_) => RegRef::Reg(Reg::RZ),
+        other => other,
+    })
+    .unwrap();
+    assert_eq!(l.to_string(), "LEPC RZ");
+    // Errors are `std::error::Error`s.
+    let boxed: Box<dyn std::error::Error> = Box::new(e);
+    assert!(boxed.to_string().contains("`rd`"));
+}
+
+/// `regs()` lists what an operand names: a constant register itself (liveness skips
+/// it by `is_constant`), a range up to the end of the numbered registers.
+#[test]
+fn regs_of_constant_registers_and_ranges() {
+    let i: Instruction = "BMOV RZ, B3".parse().unwrap();
+    let rd = i.reg_operands().find(|o| o.info.name == "rd").unwrap();
+    assert_eq!(rd.regs().map(RegRef::name).collect::<Vec<_>>(), ["RZ"]);
+    assert!(rd.regs().all(RegRef::is_constant));
+    let pg = i.reg_operands().find(|o| o.info.guard).unwrap();
+    assert_eq!(pg.regs().map(RegRef::name).collect::<Vec<_>>(), ["PT"]);
+    // `LEPC R[254:255]` decodes (R254 is a code of the field); its second register
+    // is RZ, which the range does not list.
+    let i: Instruction = "LEPC R[254:255]".parse().unwrap();
+    let rd = i.reg_operands().find(|o| o.info.name == "rd").unwrap();
+    assert_eq!(rd.regs().map(RegRef::name).collect::<Vec<_>>(), ["R254"]);
+    // Ordered by file, then code.
+    let mut set = std::collections::BTreeSet::new();
+    set.extend([
+        RegRef::Reg(r(9)),
+        RegRef::Pred(Pred::new(0).unwrap()),
+        RegRef::Reg(r(2)),
+    ]);
+    assert_eq!(
+        set.iter().map(|r| r.name()).collect::<Vec<_>>(),
+        ["R2", "R9", "P0"]
+    );
 }
 
 /// A loop with a forward and a backward label and a call to an outside symbol: the
@@ -307,6 +355,41 @@ fn code_buffer_labels_and_relocations() {
         (0x20, 0, RelocKind::Relative)
     );
     assert_eq!(code.symbols[rel.symbol.index()], "reduce_step");
+
+    // The listing: named addresses as labels, the operand the relocation patches as its
+    // symbol (its placeholder code 0 means 0x130, which has a name of its own here).
+    let names = |a: u64| match a {
+        0x100 => Some("top"),
+        0x130 => Some("again"),
+        0x140 => Some("done"),
+        _ => None,
+    };
+    let mut listing = String::new();
+    let o = FormatOptions {
+        symbols: Some(&names),
+        ..FormatOptions::new()
+    };
+    code.write_asm_with(&mut listing, &o).unwrap();
+    assert_eq!(
+        listing,
+        ".extern reduce_step\n\
+         top:\n\
+         /*0100*/  S2R R1, SR_LANEID ;\n\
+         /*0110*/  @P0 BRA `(done) ;\n\
+         /*0120*/  CALL.REL RZ, `(reduce_step) ;  // R_ISA_ADDR_REL reduce_step\n\
+         again:\n\
+         /*0130*/  BRA `(top) ;\n\
+         done:\n\
+         /*0140*/  EXIT ;\n"
+    );
+    assert_eq!(
+        code.listing().lines().nth(3),
+        Some("/*0120*/  CALL.REL RZ, `(reduce_step) ;  // R_ISA_ADDR_REL reduce_step")
+    );
+    assert_eq!(
+        code.listing().lines().nth(2),
+        Some("/*0110*/  @P0 BRA 0x140 ;")
+    );
 
     // The words are the text assembler's for the printed lines.
     for (k, (i, t)) in code.insts.iter().zip(&text).enumerate() {

@@ -436,8 +436,11 @@ impl Listing {
             }
             if let Some((_, sym, kind, addend)) = reloc {
                 out.push_str(&format!("  // {kind} {sym}"));
-                if *addend != 0 {
-                    out.push_str(&format!("{addend:+#x}"));
+                // (`{:+#x}` would print a negative addend in two's complement.)
+                if *addend < 0 {
+                    out.push_str(&format!("-{:#x}", addend.unsigned_abs()));
+                } else if *addend > 0 {
+                    out.push_str(&format!("+{addend:#x}"));
                 }
             }
             out.push('\n');

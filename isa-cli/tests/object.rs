@@ -354,3 +354,89 @@ fn spec_option_uses_the_model() {
         "{e}"
     );
 }
+
+/// What a backend builds with `CodeBuffer`, listed by `Code::write_asm_with`, is a
+/// program `isa asm -o` reads: the object's words are the unlinked code's, and
+/// `isa disasm` of the object prints the listing back.
+#[test]
+fn a_code_listing_assembles_to_the_same_object() {
+    use isa::backend::CodeBuffer;
+    use isa::{FormatOptions, Instruction};
+    let mut buf = CodeBuffer::new(0);
+    let (top, done) = (buf.new_label(), buf.new_label());
+    let step = buf.symbol("reduce_step");
+    buf.bind(top).unwrap();
+    buf.push("S2R R1, SR_LANEID".parse::<Instruction>().unwrap());
+    buf.push_to("@P0 BRA 0x0".parse::<Instruction>().unwrap(), done)
+        .unwrap();
+    buf.push_to("CALL.REL RZ, 0x0".parse::<Instruction>().unwrap(), step)
+        .unwrap();
+    buf.push_to("@!P1 BRA 0x0".parse::<Instruction>().unwrap(), top)
+        .unwrap();
+    buf.bind(done).unwrap();
+    buf.push("EXIT".parse::<Instruction>().unwrap());
+    let code = buf.finish().unwrap();
+    let names = |a: u64| {
+        if Some(a) == code.label_addr(top) {
+            Some("top")
+        } else if Some(a) == code.label_addr(done) {
+            Some("done")
+        } else {
+            None
+        }
+    };
+    let mut listing = String::new();
+    code.write_asm_with(
+        &mut listing,
+        &FormatOptions {
+            symbols: Some(&names),
+            ..FormatOptions::new()
+        },
+    )
+    .unwrap();
+    let obj = path("listing.o");
+    ok(&isa(&["asm", &write("listing.s", &listing), "-o", &obj]));
+    let bytes = ok(&isa(&["disasm", &obj]));
+    assert_eq!(bytes, listing);
+    // The object's .text is the unlinked code, word for word.
+    let raw = path("listing.bin");
+    ok(&isa(&[
+        "asm",
+        &write(
+            "listing_resolved.s",
+            &listing
+                .replace("`(reduce_step)", "0x30")
+                .replace(".extern reduce_step\n", ""),
+        ),
+        "-o",
+        &raw,
+    ]));
+    assert_eq!(std::fs::read(&raw).unwrap(), code.to_bytes());
+}
+
+/// A relocation with an addend (another tool's object: `isa asm` writes none) is
+/// listed with it, a negative one as `-0x…`.
+#[test]
+fn relocation_addends_are_listed_signed() {
+    use object::{Object as _, ObjectSection as _};
+    let obj = path("addend.o");
+    ok(&isa(&["asm", &write("addend.s", PROGRAM), "-o", &obj]));
+    let mut bytes = std::fs::read(&obj).unwrap();
+    let rela = {
+        let file = object::File::parse(&*bytes).unwrap();
+        let s = file.section_by_name(".rela.text").unwrap();
+        s.file_range().unwrap().0 as usize
+    };
+    for (addend, shown) in [(-0x10i64, "reduce_step-0x10"), (0x20, "reduce_step+0x20")] {
+        // Elf64_Rela: r_offset, r_info, r_addend.
+        bytes[rela + 16..rela + 24].copy_from_slice(&addend.to_le_bytes());
+        let patched = path("addend_patched.o");
+        std::fs::write(&patched, &bytes).unwrap();
+        let text = ok(&isa(&["disasm", &patched]));
+        let call = text.lines().find(|l| l.contains("CALL")).unwrap();
+        assert!(
+            call.ends_with(&format!("// R_ISA_ADDR_REL {shown}")),
+            "{call}"
+        );
+    }
+}

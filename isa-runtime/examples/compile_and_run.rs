@@ -113,7 +113,7 @@ fn main() {
             .flat_map(|o| o.regs())
         {
             let RegRef::Reg(d) = code_reg else { continue };
-            if d.bits() < FIRST_VIRTUAL {
+            if d.bits() < FIRST_VIRTUAL || d.is_constant() {
                 continue;
             }
             interferes.entry(d.bits()).or_default();

@@ -2,7 +2,7 @@
 //! `RegFile` enum with `RegRef` conversions, and each opcode's flow, address operands,
 //! condition fields and register operands as static tables. The code that uses the
 //! tables is spec-independent and emitted verbatim (`backend_runtime.rs`, and
-//! `buffer_runtime.rs` for the code buffer).
+//! `buffer_runtime.rs` for the code buffer, `listing_runtime.rs` for its listing).
 
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -12,6 +12,7 @@ use crate::model::{Access, Opcode, RegSource, TypeId, TypeKind};
 
 const BACKEND_RUNTIME: &str = include_str!("backend_runtime.rs");
 const BUFFER_RUNTIME: &str = include_str!("buffer_runtime.rs");
+const LISTING_RUNTIME: &str = include_str!("listing_runtime.rs");
 
 pub(super) fn verbatim(src: &str, name: &str) -> TokenStream {
     match src.parse() {
@@ -37,6 +38,9 @@ impl Gen<'_> {
     pub(super) fn backend(&self) -> TokenStream {
         let runtime = verbatim(BACKEND_RUNTIME, "backend_runtime.rs");
         let buffer = verbatim(BUFFER_RUNTIME, "buffer_runtime.rs");
+        // The listing prints instructions: only with the printer.
+        let listing =
+            (!self.options.skip_asm).then(|| verbatim(LISTING_RUNTIME, "listing_runtime.rs"));
         let tys = self.reg_ref_types();
         let variants: Vec<_> = tys.iter().map(|&t| self.type_ident(t)).collect();
         let names: Vec<_> = tys.iter().map(|&t| self.model.ty(t).name.clone()).collect();
@@ -108,6 +112,7 @@ impl Gen<'_> {
                 use super::*;
                 #runtime
                 #buffer
+                #listing
             }
 
             /// A register file: the files of the spec, and its enumerations of registers.

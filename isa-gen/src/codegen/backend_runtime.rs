@@ -191,12 +191,15 @@ pub struct RegOperand {
 }
 
 impl RegOperand {
-    /// Every register the operand covers, first to last (a constant register covers
-    /// only itself).
+    /// Every register the operand covers, first to last: a constant register (`RZ`,
+    /// `PT`) covers only itself, and a range stops at the end of the numbered
+    /// registers. Liveness skips the constant ones ([`RegRef::is_constant`]): they
+    /// hold no value.
     pub fn regs(&self) -> impl core::iter::Iterator<Item = RegRef> {
         let first = self.reg;
-        let count = if first.is_constant() { 1 } else { self.count };
-        (0..count).filter_map(move |k| first.offset(k))
+        let constant = first.is_constant();
+        let count = if constant { 1 } else { self.count };
+        (0..count).filter_map(move |k| if constant { Some(first) } else { first.offset(k) })
     }
 }
 
@@ -230,13 +233,29 @@ pub enum RegError {
     WrongFile(&'static str),
     /// An operand word's fixed registers were changed.
     Fixed(&'static str),
+    /// The operand covers several registers and the given first one leaves too few
+    /// numbered registers after it (`R254` for a 64-bit pair would run into `RZ`).
+    Range(&'static str),
+    /// The new registers make a word the spec does not define (the register field's
+    /// type leaves that code undefined).
+    Undefined(&'static str),
 }
+
+impl core::error::Error for RegError {}
+
+impl core::error::Error for TargetError {}
 
 impl core::fmt::Display for RegError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
             RegError::WrongFile(o) => write!(f, "operand `{o}` takes a register of another file"),
             RegError::Fixed(o) => write!(f, "operand `{o}` stands for fixed registers"),
+            RegError::Range(o) => {
+                write!(f, "operand `{o}` covers several registers: the first leaves too few after it")
+            }
+            RegError::Undefined(o) => {
+                write!(f, "operand `{o}`: the new register makes an undefined instruction word")
+            }
         }
     }
 }
@@ -389,6 +408,7 @@ impl Instruction {
         let word = self.encode();
         let guarded = self.is_guarded();
         let mut out = word;
+        let mut changed = "";
         for r in info.regs {
             let Some(op) = self.reg_operand(r, word, guarded) else {
                 continue;
@@ -400,15 +420,20 @@ impl Instruction {
             if new.file() != r.file {
                 return Err(RegError::WrongFile(r.name));
             }
-            match r.field {
-                Some(k) => out = with_field(out, &info.fields[k as usize], u128::from(new.code())),
-                None => return Err(RegError::Fixed(r.name)),
+            let Some(k) = r.field else {
+                return Err(RegError::Fixed(r.name));
+            };
+            if !new.is_constant() && op.count > 1 && new.offset(op.count - 1).is_none() {
+                return Err(RegError::Range(r.name));
             }
+            changed = r.name;
+            out = with_field(out, &info.fields[k as usize], u128::from(new.code()));
         }
         if out != word {
-            // Only register fields changed, each to a defined code of its type.
-            if let Ok(i) = Instruction::decode(out) {
-                *self = i;
+            // Only register fields changed, each to a code of its register file.
+            match Instruction::decode(out) {
+                Ok(i) => *self = i,
+                Err(_) => return Err(RegError::Undefined(changed)),
             }
         }
         Ok(())

@@ -93,8 +93,11 @@ pub struct Reloc {
     pub offset: u64,
     /// Which address operand of the instruction (index into [`Instruction::addresses`]).
     pub operand: u8,
+    /// How the operand's value is computed from the symbol's address.
     pub kind: RelocKind,
+    /// The symbol (its name: [`Code::symbols`]).
     pub symbol: Symbol,
+    /// Added to the symbol's address (`Target::Symbol`'s second field).
     pub addend: i64,
 }
 
@@ -121,6 +124,8 @@ pub enum BufferError {
         error: TargetError,
     },
 }
+
+impl core::error::Error for BufferError {}
 
 impl core::fmt::Display for BufferError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
@@ -364,6 +369,8 @@ pub enum LinkError {
         error: TargetError,
     },
 }
+
+impl core::error::Error for LinkError {}
 
 impl core::fmt::Display for LinkError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {

@@ -435,6 +435,8 @@ impl Gen<'_> {
                 pub type_name: &'static str,
             }
 
+            impl core::error::Error for ParseError {}
+
             impl core::fmt::Display for ParseError {
                 fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
                     write!(f, "not a value of `{}`", self.type_name)
@@ -467,6 +469,8 @@ impl Gen<'_> {
                 },
             }
 
+            impl core::error::Error for DecodeError {}
+
             impl core::fmt::Display for DecodeError {
                 fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
                     match self {
@@ -493,6 +497,8 @@ impl Gen<'_> {
                 /// The spec's message.
                 pub message: &'static str,
             }
+
+            impl core::error::Error for ValidationError {}
 
             impl core::fmt::Display for ValidationError {
                 fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
@@ -694,8 +700,9 @@ impl Gen<'_> {
             /// A register (or register-like operand) an instruction reads or writes.
             ///
             /// Named constant registers are never listed: they hold no state.
-            /// An operand wider than 32 bits lists each register it spans.
-            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            /// An operand wider than 32 bits lists each register it spans. Ordered by
+            /// register file, then code (so it keys a `BTreeSet` or a sorted live set).
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
             pub enum RegRef {
                 #( #[doc = #docs] #variants(#variants), )*
             }
