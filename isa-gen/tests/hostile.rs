@@ -724,6 +724,68 @@ fn modifiers_without_value_names() {
 // ---------------------------------------------------------------------------------
 
 /// Small specs that check and must generate code that compiles: (module name, spec).
+const WIDE_REGISTERS: &str = "\
+__DefBitFieldType Op<8>
+    A = 1;
+    B = 2;
+    C = 3;
+__DefRegFile H<9>
+    H 0..510;
+__DefRegFile W<16>
+    W 0..65000;
+    WZ = 65535;
+__DefRegFile Q<40>
+    Q 0..100000;
+    QZ = 1099511627775;
+__DefOptype A
+__Encoding
+    field<120, 8> Op op == A;
+__DefOpcode A_X : [A]
+__Encoding
+    field<8, 9> H hd;
+__OperandInfo
+    Order<hd>;
+    OutList<hd>;
+__DefOptype B
+__Encoding
+    field<120, 8> Op op == B;
+__DefOpcode B_X : [B]
+__Encoding
+    field<8, 16> W wd;
+    field<24, 16> W wa;
+__OperandInfo
+    Order<wd, wa>;
+    InList<wa>;
+    OutList<wd>;
+    Bitwidth<wd> = 64;
+__DefOptype C
+__Encoding
+    field<120, 8> Op op == C;
+__DefOpcode C_X : [C]
+__Encoding
+    field<8, 40> Q qd;
+__OperandInfo
+    Order<qd>;
+    InList<qd>;
+";
+
+const DOTTED_MNEMONICS: &str = "\
+__DefBitFieldType Op<8>
+    A = 1;
+__DefRegFile R<8>
+    R 0..254;
+    RZ = 255;
+__DefOptype LD_G
+__Encoding
+    field<120, 8> Op op == A;
+__DefOpcode LD_G_R : [LD_G]
+__Encoding
+    field<8, 8> R rd;
+__OperandInfo
+    Order<rd>;
+    OutList<rd>;
+";
+
 fn valid_cases() -> Vec<(&'static str, String)> {
     vec![
         ("baseline", add_spec("ALL", "")),
@@ -742,6 +804,11 @@ fn valid_cases() -> Vec<(&'static str, String)> {
         ("edges", edges_spec()),
         ("prelude_names", prelude_spec()),
         ("local_names", local_names_spec()),
+        // Register files wider than a byte (9, 16 and 40 bits, with and without a
+        // constant register): their registers' storage and names.
+        ("wide_registers", WIDE_REGISTERS.to_string()),
+        // Every mnemonic has a modifier: the assembler has no one-part mnemonic.
+        ("dotted_mnemonics", DOTTED_MNEMONICS.to_string()),
         // Our second spec: another head layout, a register file without a constant
         // register, absolute and scaled `CvtIShift` operands, a `.not` set as 3.
         (

@@ -128,3 +128,45 @@ fn only_not_neg_and_bitnot_are_prefix_symbols() {
     assert!(!c.has_errors(), "{}", c.render_diagnostics());
     assert_eq!(round_trip(&c, "ADD R1, R2, ~R3"), "ADD R1, R2, ~R3");
 }
+
+/// Register files up to 64 bits wide: numbers past 32 bits read and print, in single
+/// registers and in ranges; a range past 64 bits is an error that says so.
+#[test]
+fn wide_register_files_read_and_print_their_numbers() {
+    let text = "\
+__DefBitFieldType Op<8>
+    A = 1;
+__DefRegFile Q<48>
+    Q 0..281474976710000;
+    QZ = 281474976710655;
+__DefOptype C
+__Encoding
+    field<120, 8> Op op == A;
+__DefOpcode C_X : [C]
+__Encoding
+    field<8, 48> Q qd;
+    field<64, 48> Q qa;
+__OperandInfo
+    Order<qd, qa>;
+    InList<qa>;
+    OutList<qd>;
+    Bitwidth<qd> = 64;
+";
+    let c = check(text);
+    assert!(!c.has_errors(), "{}", c.render_diagnostics());
+    for line in [
+        "C Q[4294967296:4294967297], Q4294967296",
+        "C Q[281474976709999:281474976710000], QZ",
+        "C Q[0:1], Q281474976710000",
+    ] {
+        assert_eq!(round_trip(&c, line), line);
+    }
+    let m = c.model.as_ref().unwrap();
+    let e = Assembler::new(m)
+        .parse_line("C Q[1:99999999999999999999999], Q0", 0, &|_| None)
+        .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "register range `Q[1:99999999999999999999999]` has numbers past 64 bits"
+    );
+}

@@ -78,9 +78,14 @@ impl Gen<'_> {
             }
             let tn = self.type_ident(TypeId(i));
             let f = self.name_fn(TypeId(i));
+            let code = if super::uint_ty(t.width) == "u64" {
+                quote! { v.bits() }
+            } else {
+                quote! { u64::from(v.bits()) }
+            };
             Some(quote! {
                 fn #f(s: &str) -> Option<u64> {
-                    s.parse::<#tn>().ok().map(|v| u64::from(v.bits()))
+                    s.parse::<#tn>().ok().map(|v| #code)
                 }
             })
         });
@@ -449,6 +454,23 @@ impl Gen<'_> {
                 quote! { #m => &[ #( &#ids ),* ], }
             })
             .collect();
+        // Mnemonics of one part; with none (every mnemonic has a modifier), a first
+        // part that no mnemonic of several parts took is unknown.
+        let unknown = quote! {
+            let (_, s, e) = l.parts[0];
+            return Err(AsmError::new(s, e, AsmErrorKind::UnknownMnemonic(nearest::<3>(l.parts[0].0, MNEMONICS.iter().copied()))));
+        };
+        let single_part = if single.is_empty() {
+            unknown
+        } else {
+            quote! {
+                let specs: &[&OpcodeSpec] = match l.parts[0].0 {
+                    #( #single )*
+                    _ => { #unknown }
+                };
+                (1, specs)
+            }
+        };
         quote! {
             #name_fns
             #( #specs )*
@@ -474,14 +496,7 @@ impl Gen<'_> {
                     let l = lex(line)?;
                     let (m0, cands): (usize, &[&OpcodeSpec]) = 'found: {
                         #( #multi )*
-                        let specs: &[&OpcodeSpec] = match l.parts[0].0 {
-                            #( #single )*
-                            other => {
-                                let (_, s, e) = l.parts[0];
-                                return Err(AsmError::new(s, e, AsmErrorKind::UnknownMnemonic(nearest::<3>(other, MNEMONICS.iter().copied()))));
-                            }
-                        };
-                        (1, specs)
+                        #single_part
                     };
                     let word = assemble(&l, m0, cands, addr, labels)?;
                     Instruction::decode(word).map_err(|_| {

@@ -539,8 +539,15 @@ fn operand<'a>(c: &mut Cur<'a>) -> Result<Tok<'a>, AsmError> {
                             return Err(c.err("`]`"));
                         }
                         match (parse_number(lo), parse_number(hi)) {
-                            (Some(lo), Some(hi)) if 0 <= lo && lo <= hi && hi < 1 << 32 => {
+                            (Some(lo), Some(hi)) if 0 <= lo && lo <= hi && hi <= u64::MAX as i128 => {
                                 TokCore::Range(name, lo as u64, hi as u64)
+                            }
+                            (Some(lo), Some(hi)) if 0 <= lo && lo <= hi => {
+                                return Err(AsmError::new(
+                                    core_start,
+                                    c.pos,
+                                    AsmErrorKind::Msg("register range `{}` has numbers past 64 bits"),
+                                ));
                             }
                             (Some(_), Some(_)) => {
                                 return Err(AsmError::new(
@@ -1078,7 +1085,7 @@ fn read(
                     if !(lo..=hi).contains(&first) {
                         return Read::Bad(Problem::NoSuchRegister(prefix, first));
                     }
-                    if last - first + 1 != n {
+                    if (last - first).checked_add(1) != Some(n) {
                         return Read::Bad(Problem::RangeWidth(prefix, first, last, (n * 32) as u32));
                     }
                     o.at.set(w, u128::from(first));

@@ -73,11 +73,27 @@ impl Gen<'_> {
             .map(|&t| {
                 let v = self.type_ident(t);
                 let bits = uint_ty(self.model.ty(t).width);
-                quote! {
-                    RegFile::#v => match #bits::try_from(code) {
-                        Ok(c) => #v::from_bits(c).map(RegRef::#v),
-                        Err(_) => None,
-                    },
+                if bits == "u64" {
+                    quote! { RegFile::#v => #v::from_bits(code).map(RegRef::#v), }
+                } else {
+                    quote! {
+                        RegFile::#v => match #bits::try_from(code) {
+                            Ok(c) => #v::from_bits(c).map(RegRef::#v),
+                            Err(_) => None,
+                        },
+                    }
+                }
+            })
+            .collect();
+        // Codes are stored in the narrowest unsigned type (at most `u64`).
+        let code_arms: Vec<_> = tys
+            .iter()
+            .map(|&t| {
+                let v = self.type_ident(t);
+                if uint_ty(self.model.ty(t).width) == "u64" {
+                    quote! { RegRef::#v(r) => r.bits(), }
+                } else {
+                    quote! { RegRef::#v(r) => r.bits() as u64, }
                 }
             })
             .collect();
@@ -91,14 +107,36 @@ impl Gen<'_> {
                 }
             })
             .collect();
+        // A register file wider than the name tables has no `&'static str` names (its
+        // registers are written by `Display`), so `RegRef::name` exists only when
+        // every file has them.
+        let named = tys.iter().all(|&t| {
+            !matches!(self.model.ty(t).kind, TypeKind::RegFile(_))
+                || self.model.ty(t).width <= super::types::NAME_TABLE_MAX_BITS
+        });
+        let name_fn = named.then(|| {
+            quote! {
+                /// The register's name, as assembly writes it.
+                pub const fn name(self) -> &'static str {
+                    match self {
+                        #( RegRef::#variants(r) => r.name(), )*
+                    }
+                }
+            }
+        });
         let offset: Vec<_> = tys
             .iter()
             .map(|&t| {
                 let v = self.type_ident(t);
                 match self.model.ty(t).kind {
-                    TypeKind::RegFile(_) => quote! {
-                        RegRef::#v(r) => match r.offset(n) { Some(x) => Some(RegRef::#v(x)), None => None },
-                    },
+                    TypeKind::RegFile(_) => {
+                        // The file's own `offset` counts in its storage type.
+                        let bits = uint_ty(self.model.ty(t).width);
+                        let n = if bits == "u8" { quote! { n } } else { quote! { n as #bits } };
+                        quote! {
+                        RegRef::#v(r) => match r.offset(#n) { Some(x) => Some(RegRef::#v(x)), None => None },
+                        }
+                    }
                     _ => quote! { RegRef::#v(r) => if n == 0 { Some(RegRef::#v(r)) } else { None }, },
                 }
             })
@@ -144,7 +182,7 @@ impl Gen<'_> {
                 /// The register's code (its encoding).
                 pub const fn code(self) -> u64 {
                     match self {
-                        #( RegRef::#variants(r) => r.bits() as u64, )*
+                        #( #code_arms )*
                     }
                 }
 
@@ -155,12 +193,7 @@ impl Gen<'_> {
                     }
                 }
 
-                /// The register's name, as assembly writes it.
-                pub const fn name(self) -> &'static str {
-                    match self {
-                        #( RegRef::#variants(r) => r.name(), )*
-                    }
-                }
+                #name_fn
 
                 /// Whether this is a named constant register of its file: it holds no
                 /// state, reads give a constant and writes are dropped.
@@ -181,7 +214,9 @@ impl Gen<'_> {
 
             impl core::fmt::Display for RegRef {
                 fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-                    f.write_str(self.name())
+                    match self {
+                        #( RegRef::#variants(r) => core::fmt::Display::fmt(r, f), )*
+                    }
                 }
             }
         }
