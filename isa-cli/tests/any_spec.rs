@@ -303,6 +303,23 @@ fn doc_json_and_diff() {
                 op.name
             );
         }
+        // The legend names this spec's guard (vec: `fg`; split has none), never the
+        // bundled spec's `pg`.
+        assert!(!html.contains("<code>@pg</code>"), "{name}");
+        let guards: BTreeSet<&str> = m
+            .opcodes
+            .iter()
+            .filter_map(|op| op.guard(&m).map(|g| op.fields[g].name.as_str()))
+            .collect();
+        for g in &guards {
+            assert!(
+                html.contains(&format!("<code>@{g}</code> is the guard predicate")),
+                "{name}: {g}"
+            );
+        }
+        if guards.is_empty() {
+            assert!(!html.contains("is the guard predicate"), "{name}");
+        }
         // JSON: valid, every opcode by name, the offsets' signedness.
         let json: serde_json::Value =
             serde_json::from_str(&ok(isa(&["json", s(&file)]))).expect("valid JSON");

@@ -202,11 +202,13 @@ impl<'a> Cx<'a> {
             for s in &d.docs {
                 for ex in examples::section(model, &cx.asm, &checked.diagnostics, s) {
                     if let Outcome::Assembled { opcode, word, .. } = ex.outcome {
-                        cx.examples_of[opcode].push((
-                            d.name.clone(),
-                            ex.line.text.trim().to_string(),
-                            word,
-                        ));
+                        // A line given again (a definition repeating its parent's
+                        // examples) is listed once, where it is first written.
+                        let line = ex.line.text.trim().to_string();
+                        let list = &mut cx.examples_of[opcode];
+                        if !list.iter().any(|(_, l, w)| *l == line && *w == word) {
+                            list.push((d.name.clone(), line, word));
+                        }
                     }
                 }
             }
@@ -609,9 +611,19 @@ impl<'a> Cx<'a> {
 
         // Assembly form.
         let mnemonic = isa_gen::asm::mnemonic(model, i);
+        // The guard's own field name (the spec's, not a fixed one), when it has one.
+        let guard = op
+            .guard(model)
+            .map(|g| {
+                format!(
+                    ", <code>@{}</code> is the guard predicate",
+                    esc(&op.fields[g].name)
+                )
+            })
+            .unwrap_or_default();
         let _ = write!(
             s,
-            r#"<h3>Assembly</h3><pre class="syntax"><code>{}</code></pre><p class="meta">From the encoding: <code>{{…}}</code> may be left out (default), <code>@pg</code> is the guard predicate, modifiers print as <code>.VALUE</code>.</p>"#,
+            r#"<h3>Assembly</h3><pre class="syntax"><code>{}</code></pre><p class="meta">From the encoding: <code>{{…}}</code> may be left out (default){guard}, modifiers print as <code>.VALUE</code>.</p>"#,
             esc(&text::syntax_template(model, &self.asm, i, &mnemonic))
         );
 
