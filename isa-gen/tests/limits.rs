@@ -170,3 +170,24 @@ __OperandInfo
         "register range `Q[1:99999999999999999999999]` has numbers past 64 bits"
     );
 }
+
+/// A file that starts with a UTF-8 byte-order mark (as some editors save) reads as
+/// the same spec, and errors after it keep their lines and columns.
+#[test]
+fn a_byte_order_mark_is_not_part_of_the_spec() {
+    let plain = check(BASELINE);
+    let marked = check(&format!("\u{feff}{BASELINE}"));
+    assert!(!marked.has_errors(), "{}", marked.render_diagnostics());
+    assert_eq!(
+        marked.model.as_ref().unwrap().opcodes.len(),
+        plain.model.as_ref().unwrap().opcodes.len()
+    );
+    let bad = format!("\u{feff}__DefBitFieldType X<2>\n    A = 9;\n");
+    let e = errors(&check(&bad));
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert!(e[0].0.starts_with("t.isa:2:"), "{e:?}");
+    assert!(!check("\u{feff}")
+        .diagnostics
+        .errors()
+        .any(|d| d.message.contains('\u{feff}')));
+}

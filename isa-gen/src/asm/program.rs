@@ -173,6 +173,12 @@ fn layout_all(src: &str, base: u64) -> (Layout<'_>, Vec<ProgramError>) {
     for (i, raw) in src.lines().enumerate() {
         let lineno = i + 1;
         let line = raw.strip_suffix('\r').unwrap_or(raw);
+        // A UTF-8 byte-order mark (some editors write one) is no part of the program.
+        let line = if i == 0 {
+            line.strip_prefix('\u{feff}').unwrap_or(line)
+        } else {
+            line
+        };
         let parts = match split_line(line) {
             Ok(parts) => parts,
             Err(at) => {
@@ -298,6 +304,19 @@ pub fn assemble_with<T>(
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_byte_order_mark_starts_no_line() {
+        let words = |src: &str| {
+            super::assemble(src, 0, |text, _, _| {
+                Ok::<_, super::AsmError>(text.to_string())
+            })
+        };
+        assert_eq!(
+            words("\u{feff}NOP ;\nEXIT ;\n").unwrap(),
+            words("NOP ;\nEXIT ;\n").unwrap()
+        );
+    }
+
     use super::*;
 
     #[test]

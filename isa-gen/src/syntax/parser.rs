@@ -28,7 +28,7 @@ pub fn parse_file(sources: &SourceMap, file: FileId, diags: &mut Diagnostics) ->
         pos: 0,
         diags,
     };
-    if text.trim().is_empty() {
+    if without_bom(text).trim().is_empty() {
         p.diags.push(
             Diagnostic::error(Span::new(file, 0, 0), "empty spec file")
                 .with_note("a spec file holds at least one `__Def…` definition"),
@@ -38,6 +38,10 @@ pub fn parse_file(sources: &SourceMap, file: FileId, diags: &mut Diagnostics) ->
     SpecFile { file, items }
 }
 
+fn without_bom(text: &str) -> &str {
+    text.strip_prefix('\u{feff}').unwrap_or(text)
+}
+
 #[derive(Clone, Copy)]
 struct Line<'a> {
     /// Without the line terminator.
@@ -45,7 +49,10 @@ struct Line<'a> {
 }
 
 fn split_lines(text: &str) -> Vec<Line<'_>> {
-    text.split('\n')
+    // A UTF-8 byte-order mark (some editors write one) is no part of the text; the
+    // lines stay slices of `text`, so spans keep their offsets.
+    without_bom(text)
+        .split('\n')
         .map(|l| Line {
             text: l.strip_suffix('\r').unwrap_or(l),
         })
