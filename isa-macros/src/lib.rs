@@ -177,6 +177,17 @@ fn forward(
     }
 }
 
+/// `msg` about the spec path `written`, saying where a relative one is read from.
+fn with_path_note(mut msg: String, written: &str) -> String {
+    if Path::new(written).is_relative() {
+        msg.push_str(
+            "; a relative path is read from the directory of the source file that invokes \
+             `include_isa!`, as `include_str!` reads it",
+        );
+    }
+    msg
+}
+
 /// Generated code per set of spec files, keyed by their paths and modification times:
 /// a compiler process checks and generates each spec once, however often it is included.
 type Cache = Mutex<HashMap<(Vec<(PathBuf, Option<SystemTime>)>, String), Result<String, String>>>;
@@ -229,7 +240,7 @@ pub fn include_isa(input: TokenStream) -> TokenStream {
             })),
             Err(e) => {
                 let msg = e.to_string().replace(&full.display().to_string(), &written);
-                return error(lit.span(), &msg);
+                return error(lit.span(), &with_path_note(msg, &written));
             }
         }
     }
@@ -275,7 +286,7 @@ pub fn include_isa(input: TokenStream) -> TokenStream {
 fn generate(files: &[(PathBuf, String)], at: &str) -> Result<String, String> {
     let mut spec = isa_gen::Spec::default();
     for (f, shown) in files {
-        let bytes = std::fs::read(f).map_err(|e| format!("{shown}: {e}"))?;
+        let bytes = std::fs::read(f).map_err(|e| with_path_note(format!("{shown}: {e}"), shown))?;
         spec.sources.add_bytes(shown.clone(), Some(f), bytes);
     }
     let checked = spec.check();
