@@ -2,9 +2,10 @@
 //! show the opcode owning each head value, free cells left visible.
 //!
 //! The head is derived from the model, not assumed: the bit ranges opcodes fix,
-//! ranked by how many opcodes fix them. The most fixed range gives the rows; the next
-//! one that does not overlap it (at most 6 bits wide) gives the columns, so a head
-//! split over two ranges (`op_lo`, `op_hi`) is drawn as one grid. With a single head
+//! ranked by how many opcodes fix them (the wider first among equals). The most fixed
+//! range gives the rows; the next one that does not overlap it (at most 6 bits wide)
+//! gives the columns, so a head split over two ranges (`op_lo`, `op_hi`) is drawn as
+//! one grid. With a single head
 //! range, its low 4 bits are the columns, as opcode tables are usually drawn. An
 //! opcode owns every cell its fixed bits agree with (one that fixes only part of the
 //! head owns several); bits it fixes beyond the two axes are written in its cell.
@@ -71,7 +72,11 @@ pub fn axes(model: &Model) -> Option<(Axis, Option<Axis>)> {
         }
     }
     let mut ranked: Vec<((u32, u32), Seen)> = ranges.into_iter().collect();
-    ranked.sort_by_key(|((start, _), (n, _, _))| (std::cmp::Reverse(*n), *start));
+    // Fixed by more opcodes first; between ranges every opcode fixes, the wider one
+    // (a major opcode byte, not a 4-bit form: the narrow one fits the columns).
+    ranked.sort_by_key(|((start, width), (n, _, _))| {
+        (std::cmp::Reverse(*n), std::cmp::Reverse(*width), *start)
+    });
     let ((start, width), (_, name, ty)) = ranked.first()?.clone();
     let rows = Axis {
         name,
@@ -383,6 +388,20 @@ mod tests {
         assert_eq!(owners(&m, &rows, Some(&cols), 1, 2), [0]);
         assert_eq!(owners(&m, &rows, Some(&cols), 2, 2), [1]);
         assert!(owners(&m, &rows, Some(&cols), 1, 1).is_empty());
+    }
+
+    /// Two ranges every opcode fixes: the wider one (a major opcode) gives the rows,
+    /// the narrow one (a form) the columns, wherever their bits are.
+    #[test]
+    fn among_equally_fixed_ranges_the_wider_gives_the_rows() {
+        let m = model(
+            "__DefBitFieldType Op<8>\n    A = 1;\n    B = 2;\n__DefBitFieldType F<4>\n    X = 0;\n    Y = 1;\n__DefGroup G\n  __Encoding\n    field<120, 8> Op op;\n    field<0, 4> F form;\n  __OperandInfo\n    Order<>;\n__DefOpcode P: [G]\n  __Encoding\n    field<120, 8> Op op == A;\n    field<0, 4> F form == X;\n__DefOpcode Q: [G]\n  __Encoding\n    field<120, 8> Op op == B;\n    field<0, 4> F form == Y;\n",
+        );
+        let (rows, cols) = axes(&m).unwrap();
+        let cols = cols.unwrap();
+        assert_eq!((rows.name.as_str(), cols.name.as_str()), ("op", "form"));
+        assert_eq!(owners(&m, &rows, Some(&cols), 1, 0), [0]);
+        assert_eq!(owners(&m, &rows, Some(&cols), 2, 1), [1]);
     }
 
     /// One head range: high bits by low nibble.
