@@ -127,6 +127,23 @@ fn only_not_neg_and_bitnot_are_prefix_symbols() {
     ));
     assert!(!c.has_errors(), "{}", c.render_diagnostics());
     assert_eq!(round_trip(&c, "ADD R1, R2, ~R3"), "ADD R1, R2, ~R3");
+    // A plain `.neg` (no `.X` choosing its form) takes `-`; `~` is refused without
+    // advice about a `.X` the spec does not have.
+    let c = check(&with(
+        bool_ty,
+        "    field<41, 1> Bool rb.neg = False;\n",
+        "",
+    ));
+    assert!(!c.has_errors(), "{}", c.render_diagnostics());
+    assert_eq!(round_trip(&c, "ADD R1, R2, -R3"), "ADD R1, R2, -R3");
+    let e = Assembler::new(c.model.as_ref().unwrap())
+        .parse_line("ADD R1, R2, ~R3", 0, &|_| None)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("does not take a `~` prefix") && !e.contains(".X"),
+        "{e}"
+    );
 }
 
 /// Register files up to 64 bits wide: numbers past 32 bits read and print, in single

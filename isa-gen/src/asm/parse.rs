@@ -607,8 +607,13 @@ fn apply_decorations(
             Some(&(s, _)) => values[s] = set_code(model, op, s),
             None => {
                 let alt = subs.iter().find_map(|&(_, k)| match (p, k) {
-                    ('-', SubKind::Neg { .. }) => Some("with `.X`, write `~` instead of `-`"),
-                    ('~', SubKind::Neg { .. }) => Some("without `.X`, write `-` instead of `~`"),
+                    // Only where an extension field (`.X`) chooses the form.
+                    ('-', SubKind::Neg { ext: Some(_) }) => {
+                        Some("with `.X`, write `~` instead of `-`")
+                    }
+                    ('~', SubKind::Neg { ext: Some(_) }) => {
+                        Some("without `.X`, write `-` instead of `~`")
+                    }
                     _ => None,
                 });
                 return Err(match alt {

@@ -1012,8 +1012,10 @@ fn decorate(subs: &[Sub], tok: &Tok, w: &mut u128) -> Result<(), Problem> {
         match hit {
             Some(s) => s.at.set(w, u128::from(s.set)),
             None => {
-                let has_neg = subs.iter().any(|s| matches!(s.role, SubRole::Neg(_)));
-                return Err(match (p, has_neg) {
+                // The `-`/`~` advice is for a negation whose form an extension field
+                // (`.X`) chooses; a plain `.neg` takes `-` only.
+                let ext_neg = subs.iter().any(|s| matches!(s.role, SubRole::Neg(Some(_))));
+                return Err(match (p, ext_neg) {
                     ('-', true) => Problem::NegForm(true),
                     ('~', true) => Problem::NegForm(false),
                     _ => Problem::Prefix(p, false),
