@@ -83,8 +83,12 @@ enum Command {
 #[command(after_help = CHECK_HELP.as_str())]
 struct CheckArgs {
     /// Spec files or directories (a directory stands for its *.isa files)
-    #[arg(required = true, value_name = "SPEC")]
+    #[arg(required_unless_present = "spec", value_name = "SPEC")]
     paths: Vec<PathBuf>,
+    /// A spec file or directory, as the commands that read programs take it (the same
+    /// as a SPEC argument; repeatable)
+    #[arg(long, value_name = "PATH")]
+    spec: Vec<PathBuf>,
     /// Print only errors and the summary line (warnings are still counted)
     #[arg(short, long)]
     quiet: bool,
@@ -129,8 +133,11 @@ Examples:
 Exit status: 0 written, 1 the spec has errors, 2 usage or I/O error.")]
 struct GenArgs {
     /// Spec files or directories
-    #[arg(required = true, value_name = "SPEC")]
+    #[arg(required_unless_present = "spec", value_name = "SPEC")]
     paths: Vec<PathBuf>,
+    /// The same as a SPEC argument (repeatable)
+    #[arg(long, value_name = "PATH")]
+    spec: Vec<PathBuf>,
     /// Where to write the Rust source (`-` for stdout)
     #[arg(short, long, value_name = "FILE")]
     output: String,
@@ -277,6 +284,9 @@ struct DocArgs {
     /// Spec files or directories (default: the bundled spec)
     #[arg(value_name = "SPEC")]
     paths: Vec<PathBuf>,
+    /// The same as a SPEC argument (repeatable)
+    #[arg(long, value_name = "PATH")]
+    spec: Vec<PathBuf>,
     /// The directory to write the pages to (created if missing)
     #[arg(short, long, value_name = "DIR")]
     output: PathBuf,
@@ -296,6 +306,9 @@ struct JsonArgs {
     /// Spec files or directories (default: the bundled spec)
     #[arg(value_name = "SPEC")]
     paths: Vec<PathBuf>,
+    /// The same as a SPEC argument (repeatable)
+    #[arg(long, value_name = "PATH")]
+    spec: Vec<PathBuf>,
     /// Write to FILE instead of stdout
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
@@ -387,8 +400,8 @@ fn main() -> ExitCode {
         Command::Link(a) => codec::Codec::load(&a.spec)
             .and_then(|c| asm::link_command(&c, &a.input, &a.symbols, a.base, a.output.as_deref())),
         Command::Run(a) => return run::run(&a),
-        Command::Doc(a) => doc::run(&a.paths, &a.output),
-        Command::Json(a) => json::run(&a.paths, a.output.as_deref()),
+        Command::Doc(a) => doc::run(&specs(a.paths, a.spec), &a.output),
+        Command::Json(a) => json::run(&specs(a.paths, a.spec), a.output.as_deref()),
         Command::Diff(a) => diff::run(
             std::slice::from_ref(&a.old),
             std::slice::from_ref(&a.new),
@@ -407,13 +420,19 @@ fn main() -> ExitCode {
     }
 }
 
+/// The spec paths given as arguments and with `--spec`, in that order.
+fn specs(mut paths: Vec<PathBuf>, spec: Vec<PathBuf>) -> Vec<PathBuf> {
+    paths.extend(spec);
+    paths
+}
+
 fn check(a: CheckArgs) -> Result<ExitCode, String> {
     let levels = LintLevels::new(
         a.allow.iter().map(String::as_str),
         a.deny.iter().map(String::as_str),
     )?;
     let show = if a.quiet { Show::Errors } else { Show::All };
-    let report = spec::check(&a.paths, &levels, show, a.format)?;
+    let report = spec::check(&specs(a.paths, a.spec), &levels, show, a.format)?;
     outln!("{}", report.summary());
     Ok(if report.checked.has_errors() {
         ExitCode::from(1)
@@ -422,7 +441,8 @@ fn check(a: CheckArgs) -> Result<ExitCode, String> {
     })
 }
 
-fn gen(a: GenArgs) -> Result<ExitCode, String> {
+fn gen(mut a: GenArgs) -> Result<ExitCode, String> {
+    a.paths = specs(a.paths, std::mem::take(&mut a.spec));
     let to_stdout = a.output == "-";
     if !to_stdout {
         spec::refuse_inputs(std::path::Path::new(&a.output), &a.paths)?;

@@ -277,3 +277,23 @@ fn a_label_without_its_backtick_gets_a_hint() {
         "{e}"
     );
 }
+
+/// `--spec PATH` names a spec wherever a command takes one, as in `isa asm`: the same
+/// output as the path given as an argument.
+#[test]
+fn spec_option_is_the_same_as_a_spec_argument() {
+    let vec = format!("{}/../tests/specs/vec", env!("CARGO_MANIFEST_DIR"));
+    for cmd in [&["check", "--quiet"][..], &["json"], &["gen", "-o", "-"]] {
+        let by_arg = isa(&[cmd, &[vec.as_str()][..]].concat());
+        let by_option = isa(&[cmd, &["--spec", vec.as_str()][..]].concat());
+        assert_eq!(by_arg.status.code(), Some(0), "{cmd:?}: {}", err(&by_arg));
+        assert_eq!(out(&by_arg), out(&by_option), "{cmd:?}");
+        assert_eq!(by_arg.status.code(), by_option.status.code(), "{cmd:?}");
+    }
+    // `check` and `gen` need a spec one way or the other.
+    for cmd in ["check", "gen"] {
+        let o = isa(&[cmd]);
+        assert_eq!(o.status.code(), Some(2), "{cmd}");
+        assert!(err(&o).contains("<SPEC>"), "{cmd}: {}", err(&o));
+    }
+}
