@@ -199,8 +199,8 @@ fn a_byte_order_mark_is_not_part_of_the_spec() {
         marked.model.as_ref().unwrap().opcodes.len(),
         plain.model.as_ref().unwrap().opcodes.len()
     );
-    let bad = format!("\u{feff}__DefBitFieldType X<2>\n    A = 9;\n");
-    let e = errors(&check(&bad));
+    let bad = "\u{feff}__DefBitFieldType X<2>\n    A = 9;\n";
+    let e = errors(&check(bad));
     assert_eq!(e.len(), 1, "{e:?}");
     assert!(e[0].0.starts_with("t.isa:2:"), "{e:?}");
     assert!(!check("\u{feff}")

@@ -107,3 +107,29 @@ fn a_modifier_error_at_a_groups_field_names_the_opcode() {
     );
     assert!(rendered.contains("the `Order` of `ADD_I`"), "{rendered}");
 }
+
+/// The `__Syntax` lines of an optype are one per form and do not say which opcode
+/// each is: an error about an operand names it as its own opcode does (`imm` of
+/// `ADD_I`), not by the first line's name at that place (`rb`).
+#[test]
+fn operand_names_in_assembler_errors_follow_the_form() {
+    let text = edit(
+        "    field<40, 1> DType dtype = U32;\n",
+        "    field<40, 1> DType dtype = U32;\n  __Syntax\n```\nADD rd, ra, rb\nADD rd, ra, imm\n```\n",
+    );
+    let c = check(&text);
+    assert!(!c.has_errors(), "{}", c.render_diagnostics());
+    let a = isa_gen::asm::Assembler::new(c.model.as_ref().unwrap());
+    let e = a
+        .parse_line("ADD R1, R2, 0x40001", 0, &|_| None)
+        .unwrap_err();
+    assert!(e.to_string().starts_with("`ADD` operand 3 (imm): "), "{e}");
+    let e = a.parse_line("ADD R1, R2, P0", 0, &|_| None).unwrap_err();
+    assert!(
+        e.to_string().starts_with("`ADD` operand 3 (rb or imm): "),
+        "{e}"
+    );
+    // Where the lines agree, their name is kept.
+    let e = a.parse_line("ADD P0, R2, R3", 0, &|_| None).unwrap_err();
+    assert!(e.to_string().starts_with("`ADD` operand 1 (rd): "), "{e}");
+}

@@ -276,27 +276,8 @@ fn operand_labels(
     operands: &[crate::model::Operand],
     lines: &[String],
 ) -> Vec<String> {
-    for line in lines {
-        let Some((_, rest)) = line.split_once(char::is_whitespace) else {
-            continue;
-        };
-        let names: Vec<String> = split_top_level(rest)
-            .into_iter()
-            .map(|s| {
-                s.chars()
-                    .filter(|c| !matches!(c, '{' | '}' | '!' | '-' | '~'))
-                    .collect::<String>()
-                    .trim()
-                    .to_string()
-            })
-            .filter(|s| !s.is_empty())
-            .collect();
-        if names.len() == operands.len() {
-            return names;
-        }
-    }
     // As written in `Order`.
-    operands
+    let order: Vec<String> = operands
         .iter()
         .map(|o| match o.kind {
             OperandKind::Field(f) => op.fields[f].name.clone(),
@@ -310,6 +291,64 @@ fn operand_labels(
                 op.fields[offset].name
             ),
             OperandKind::Word(w) => model.words[w.0].name.clone(),
+        })
+        .collect();
+    // The names of the `__Syntax` lines with as many operands. The lines are the
+    // optype's and do not say which opcode they describe. Where they disagree and one
+    // of them names a field some opcode of the optype has there (`gb` in one line,
+    // `imm` in another: one line per form), the opcode's own `Order` name is taken;
+    // where they disagree otherwise (`SrcA` and `URa` for `.32` and `.64`), the first
+    // line's.
+    let forms: Vec<Vec<String>> = lines
+        .iter()
+        .filter_map(|line| {
+            let (_, rest) = line.split_once(char::is_whitespace)?;
+            let names: Vec<String> = split_top_level(rest)
+                .into_iter()
+                .map(|s| {
+                    s.chars()
+                        .filter(|c| !matches!(c, '{' | '}' | '!' | '-' | '~'))
+                        .collect::<String>()
+                        .trim()
+                        .to_string()
+                })
+                .filter(|s| !s.is_empty())
+                .collect();
+            (names.len() == operands.len()).then_some(names)
+        })
+        .collect();
+    let Some(first) = forms.first() else {
+        return order;
+    };
+    // Operand `k` as the assembler counts them (the guard left out).
+    fn field_at<'m>(model: &Model, o: &'m crate::model::Opcode, k: usize) -> Option<&'m str> {
+        let guard = o.guard(model);
+        let kind = o
+            .order
+            .iter()
+            .filter(|x| !matches!(x.kind, OperandKind::Field(f) if Some(f) == guard))
+            .nth(k)
+            .map(|x| &x.kind);
+        match kind {
+            Some(OperandKind::Field(f)) => Some(o.fields[*f].name.as_str()),
+            _ => None,
+        }
+    }
+    (0..operands.len())
+        .map(|k| {
+            let per_form = forms.iter().any(|f| {
+                f[k] != first[k]
+                    && model.opcodes.iter().any(|o| {
+                        o.optype.is_some()
+                            && o.optype == op.optype
+                            && field_at(model, o, k) == Some(f[k].as_str())
+                    })
+            });
+            if per_form {
+                order[k].clone()
+            } else {
+                first[k].clone()
+            }
         })
         .collect()
 }

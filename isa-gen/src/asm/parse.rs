@@ -519,6 +519,22 @@ fn attempt(
         }
     }
     let max = oa.operands.len();
+    // The token the last optional operand(s) did not take: it is of the wrong kind for
+    // that operand, not one too many.
+    if t < n && skipped_at == t && !skipped.is_empty() {
+        let tok = &toks.operands[t];
+        let j = skipped[skipped.len() - 1];
+        let o = &oa.operands[j];
+        let expect = Expect {
+            what: format!("`{mnemonic}` operand {}", j + 1),
+            labels: vec![oa.labels[j].clone()],
+            kinds: vec![expected_kind(model, op, &o.kind)],
+            found: Some(found_text(tok)),
+        };
+        let mut err = AsmError::new(tok.span.clone(), expect.message());
+        err.notes.extend(hints(model, op, &o.kind, tok));
+        return Err(operand_fail(j, err, Some(expect), first_invalid));
+    }
     if t < n {
         let err = AsmError::new(
             toks.operands[t].span.clone(),

@@ -1379,6 +1379,23 @@ fn attempt(
     let mut first_bad: Option<(usize, AsmError)> = None;
     // An optional operand left out at a token: (token, operand).
     let mut skipped: Option<(usize, usize)> = None;
+    // A name gets hints (a register past its file's end, the spec's name of the
+    // operand, a misspelt value); it runs to the end of the token.
+    let name_hint = |o: &OperandSpec, tok: &Tok| match tok.core {
+        TokCore::Name(name) => Some(NameHint {
+            start: tok.end - name.len(),
+            end: tok.end,
+            fields: spec.fields,
+            expected: o.expected,
+            values: match o.kind {
+                Kind::Enum {
+                    type_name, values, ..
+                } => Some((type_name, values)),
+                _ => None,
+            },
+        }),
+        _ => None,
+    };
     let fail = |reach: usize, err: AsmError, first_bad: Option<(usize, AsmError)>| match first_bad {
         Some((at, err)) => Fail {
             rank: operand_rank(reach, at, true),
@@ -1421,23 +1438,7 @@ fn attempt(
         match read(o, tok, l.text, &mut w, addr, labels) {
             Read::Ok => t += 1,
             Read::Kind => {
-                // A name gets hints (a register past its file's end, the spec's name of
-                // the operand, a misspelt value); it runs to the end of the token.
-                let hint = match tok.core {
-                    TokCore::Name(name) => Some(NameHint {
-                        start: tok.end - name.len(),
-                        end: tok.end,
-                        fields: spec.fields,
-                        expected: o.expected,
-                        values: match o.kind {
-                            Kind::Enum {
-                                type_name, values, ..
-                            } => Some((type_name, values)),
-                            _ => None,
-                        },
-                    }),
-                    _ => None,
-                };
+                let hint = name_hint(o, tok);
                 let x = match skipped.filter(|&(at, _)| at == t) {
                     Some((_, j)) => {
                         let p = &spec.operands[j];
@@ -1491,6 +1492,23 @@ fn attempt(
     }
     let max = spec.operands.len();
     if let Some(tok) = l.op(t) {
+        // The token the last optional operand(s) did not take: it is of the wrong
+        // kind for that operand, not one too many.
+        if let Some((_, j)) = skipped.filter(|&(at, _)| at == t) {
+            let p = &spec.operands[j];
+            let x = Expect {
+                index: [j as u8 + 1, 0],
+                labels: [p.label, "", "", "", "", "", "", ""],
+                kinds: [p.expected, "", "", "", "", "", "", ""],
+                missing: false,
+                hint: name_hint(p, tok),
+            };
+            return Err(fail(
+                j,
+                AsmError::new(tok.start, tok.end, AsmErrorKind::Expect(x)),
+                first_bad,
+            ));
+        }
         return Err(fail(
             max,
             AsmError::new(
