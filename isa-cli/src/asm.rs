@@ -608,10 +608,20 @@ pub fn link_command(
         let addr = base + r.offset;
         match codec.relocate(words[i], addr, k as usize, s.wrapping_add(r.addend as u64)) {
             Ok(w) => words[i] = w,
-            Err(e) => errors.push(format!(
-                "relocation at {:#x} (`{}`): {e}",
-                r.offset, sym.name
-            )),
+            Err(e) => {
+                // An object of another spec read with the bundled one: its relocated
+                // instructions are other instructions here.
+                let no_operand = e == isa::backend::TargetError::NoAddress.to_string();
+                let hint = if no_operand && matches!(codec, Codec::Bundled) {
+                    " (read with the bundled spec: an object of another spec needs --spec)"
+                } else {
+                    ""
+                };
+                errors.push(format!(
+                    "relocation at {:#x} (`{}`): {e}{hint}",
+                    r.offset, sym.name
+                ))
+            }
         }
     }
     if !errors.is_empty() {

@@ -341,6 +341,17 @@ fn spec_option_uses_the_model() {
         ok(&isa(&["disasm", "--cfg", &a])),
         ok(&isa(&["disasm", "--cfg", &a, "--spec", spec]))
     );
+    // Another spec's object linked without its spec: the error says so.
+    let vec = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/specs/vec");
+    let vec = vec.to_str().unwrap();
+    let vj = path("vj.o");
+    let vsrc = write("vj.s", ".extern far\nJMP `(far)\nHALT\n");
+    ok(&isa(&["asm", &vsrc, "-o", &vj, "--spec", vec]));
+    ok(&isa(&["link", &vj, "--symbol", "far=0x100", "--spec", vec]));
+    let o = isa(&["link", &vj, "--symbol", "far=0x100"]);
+    assert_eq!(o.status.code(), Some(1));
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(e.contains("an object of another spec needs --spec"), "{e}");
     // A spec with errors is a usage error that shows them.
     let broken = write(
         "broken.isa",
