@@ -3,10 +3,10 @@
 //! Emits, for one spec: an enum or newtype per type ([`types`]), a struct per opcode
 //! with `const fn encode`, field decoding, bit widths, register use and exception
 //! checks, the fieldless `Opcode` enum with static metadata, the `Instruction` enum and
-//! the decoder ([`decode`]: one table lookup and one masked test per word). What is
+//! the decoder (`decode`: one table lookup and one masked test per word). What is
 //! left out on request (`Options`): the assembler and printer, the metadata, the
 //! prose. Literals are typed (`12u32`, `0xffu128`) so rustc never has to infer them in
-//! the large matches. The output is laid out by [`render`] and starts with an
+//! the large matches. The output is laid out by `render` and starts with an
 //! `@generated` header.
 
 mod asm;
