@@ -38,11 +38,13 @@ pub enum Lint {
     OpcodeName,
     /// An enumeration read or written that is not declared `__DefRegisters`.
     EnumAccess,
+    /// An opcode whose instructions print as another opcode's.
+    SameText,
 }
 
 impl Lint {
     /// Every lint, in the order `isa check --help` lists them.
-    pub const ALL: [Lint; 8] = [
+    pub const ALL: [Lint; 9] = [
         Lint::WideField,
         Lint::NoOptype,
         Lint::UnlistedOperand,
@@ -51,6 +53,7 @@ impl Lint {
         Lint::Bitwidth,
         Lint::OpcodeName,
         Lint::EnumAccess,
+        Lint::SameText,
     ];
 
     /// The name users write (`examples`, `opcode-name`).
@@ -64,6 +67,7 @@ impl Lint {
             Lint::Bitwidth => "bitwidth",
             Lint::OpcodeName => "opcode-name",
             Lint::EnumAccess => "enum-access",
+            Lint::SameText => "same-text",
         }
     }
 
@@ -79,6 +83,9 @@ impl Lint {
             Lint::OpcodeName => "an opcode name whose suffix contradicts its fixed fields",
             Lint::EnumAccess => {
                 "an enumeration read or written that is not declared `__DefRegisters`"
+            }
+            Lint::SameText => {
+                "an opcode that prints as another opcode of its mnemonic (assembly cannot name it)"
             }
         }
     }

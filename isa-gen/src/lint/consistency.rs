@@ -67,6 +67,41 @@ impl Cx<'_> {
 
     // -- Opcode name against its fixed fields ---------------------------------------
 
+    /// Every opcode at its defaults prints and reads back as itself; one that reads
+    /// back as another opcode cannot be written in assembly at all.
+    pub(super) fn texts_read_back(&self, diags: &mut Diagnostics) {
+        for (i, op) in self.model.opcodes.iter().enumerate() {
+            let d = self.model.default_instruction(i);
+            let text = self.asm.print(&d, 0);
+            // A line the assembler refuses (an `__Exception` at the defaults) or reads
+            // as this opcode is not this lint's business.
+            let Ok(back) = self.asm.parse_line(&text, 0, &|_| None) else {
+                continue;
+            };
+            if back.opcode == i {
+                continue;
+            }
+            let other = &self.model.opcodes[back.opcode];
+            diags.push(
+                Diagnostic::warning(
+                    Lint::SameText,
+                    op.span,
+                    format!(
+                        "opcode `{}` prints as `{}` (`{text}` at its defaults), so assembly \
+                         cannot name it",
+                        op.name, other.name
+                    ),
+                )
+                .with_label(format!("reads back as `{}`", other.name))
+                .with_secondary(other.span, "the opcode it reads as")
+                .with_note(
+                    "give one of them a modifier, an operand or an operand order of its own, \
+                     or its own mnemonic",
+                ),
+            );
+        }
+    }
+
     pub(super) fn fixed_suffixes(&self, diags: &mut Diagnostics) {
         for op in &self.model.opcodes {
             let suffix = op

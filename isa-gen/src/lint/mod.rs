@@ -32,6 +32,10 @@
 //!   the opcodes of an optype that give an operand (same name and type) a bit width
 //!   agree, each opcode that says otherwise is reported. Widths are compared as
 //!   expressions over field and value names.
+//! - **Text that names one opcode.** Each opcode at its defaults is printed and read
+//!   back; reading it as another opcode of the mnemonic (the two print alike: their
+//!   fixed bits differ and nothing they print does) is reported at the opcode, with the
+//!   one it reads as.
 //! - **Opcode name against its fixed fields.** An opcode named `OPTYPE_SUFFIX` (or
 //!   `…_SUFFIX`) whose fixed field has a type with a value `SUFFIX` should fix that
 //!   field to `SUFFIX`.
@@ -61,6 +65,7 @@ pub fn run(model: &Model, _sources: &SourceMap, diags: &mut Diagnostics) -> Exam
     }
     cx.sibling_bitwidths(diags);
     cx.fixed_suffixes(diags);
+    cx.texts_read_back(diags);
     cx.stats.get()
 }
 

@@ -547,6 +547,35 @@ fn fixed_field_against_opcode_name() {
     );
 }
 
+/// Two opcodes of one mnemonic that print alike: the one the assembler does not pick
+/// cannot be written in assembly.
+#[test]
+fn opcode_that_prints_as_another() {
+    // ADD_C with a register operand where ADD_R has one: `ADD R0, R0, R0` is ADD_R.
+    let t = edit(
+        GOOD,
+        "    field<32, 22> CMem vb;",
+        "    field<32, 8> Reg vb;",
+    );
+    let c = check(&t);
+    let same: Vec<String> = c
+        .diagnostics
+        .warnings()
+        .filter(|d| d.lint == Some(crate::diag::Lint::SameText))
+        .map(|d| format!("{}: {}", d.location(&c.sources), d.message))
+        .collect();
+    assert_eq!(
+        same,
+        [format!(
+            "{}: opcode `ADD_C` prints as `ADD_R` (`ADD R0, R0, R0` at its defaults), so \
+             assembly cannot name it",
+            at(&t, "__DefOpcode ADD_C", "ADD_C")
+        )]
+    );
+    // GOOD itself has none (`consistent_spec_has_no_warnings`), and the bundled
+    // spec none either (`bundled_spec`).
+}
+
 /// The bundled spec: no errors, and the known inconsistencies of the ISA authors'
 /// files are reported where they are: every warning, exactly. Every `__Examples`
 /// line either assembles or is one of the "example does not assemble" warnings.
