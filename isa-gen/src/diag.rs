@@ -84,9 +84,7 @@ impl Lint {
             Lint::EnumAccess => {
                 "an enumeration read or written that is not declared `__DefRegisters`"
             }
-            Lint::SameText => {
-                "an opcode that prints as another opcode of its mnemonic (assembly cannot name it)"
-            }
+            Lint::SameText => "an opcode that prints as another one (assembly cannot name it)",
         }
     }
 
