@@ -457,6 +457,16 @@ fn gen(mut a: GenArgs) -> Result<ExitCode, String> {
         errln!("{}", report.summary());
         return Ok(ExitCode::from(1));
     };
+    if report
+        .checked
+        .model
+        .as_ref()
+        .is_some_and(|m| m.opcodes.is_empty())
+    {
+        errln!("error: {}", isa_gen::codegen::NO_OPCODES);
+        errln!("{}", report.summary());
+        return Ok(ExitCode::from(1));
+    }
     if to_stdout {
         std::io::stdout()
             .write_all(code.as_bytes())

@@ -297,3 +297,20 @@ fn spec_option_is_the_same_as_a_spec_argument() {
         assert!(err(&o).contains("<SPEC>"), "{cmd}: {}", err(&o));
     }
 }
+
+/// A spec of types alone checks, but has no instruction API: `isa gen` says so and
+/// fails instead of writing code that cannot compile.
+#[test]
+fn gen_of_a_spec_without_opcodes_says_so() {
+    let base = format!("{}/base.isa", spec_dir());
+    let o = isa(&["check", &base, "--quiet"]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    let o = isa(&["gen", &base, "-o", "-"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(out(&o).is_empty());
+    assert!(
+        err(&o).contains("error: the spec defines no opcode (`__DefOpcode`)"),
+        "{}",
+        err(&o)
+    );
+}

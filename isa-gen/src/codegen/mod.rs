@@ -58,8 +58,18 @@ pub struct Macros {
     pub export: bool,
 }
 
+/// Why a spec without opcodes generates nothing.
+pub const NO_OPCODES: &str =
+    "the spec defines no opcode (`__DefOpcode`): there is no instruction API to generate";
+
 /// Generates the formatted Rust source for a checked model.
+///
+/// A spec without opcodes (a file of types alone, such as `base.isa`) checks, but has
+/// no instruction API: its output is a `compile_error!` that says so.
 pub fn generate(model: &Model, sources: &SourceMap, options: &Options) -> String {
+    if model.opcodes.is_empty() {
+        return format!("compile_error!(\"{NO_OPCODES}\");\n");
+    }
     let tokens = Gen {
         model,
         sources,
