@@ -101,12 +101,14 @@ pub fn dotted_ident(input: &str) -> PResult<'_, &str> {
     recognize(pair(ident, nom::multi::many0_count(pair(char('.'), ident))))(input)
 }
 
-/// A value name: letters, digits, `_` and `.`, may start with a digit (`32`,
-/// `SR_CTAID.X`, `NoCond`, `0x0`).
+/// A value name: letters, digits and `_` in parts joined by single dots, may start
+/// with a digit (`32`, `SR_CTAID.X`, `NoCond`, `0x0`). A dot must have a part on both
+/// sides: `T0.` or `A..B` could not be written in assembly (a `.` there starts a
+/// suffix).
 pub fn value_name(input: &str) -> PResult<'_, &str> {
     recognize(pair(
-        satisfy(is_ident_char),
-        take_while(|c: char| is_ident_char(c) || c == '.'),
+        take_while1(is_ident_char),
+        nom::multi::many0_count(pair(char('.'), take_while1(is_ident_char))),
     ))(input)
 }
 
@@ -227,6 +229,15 @@ pub fn found_len(at: &str) -> (usize, usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn value_names_have_a_part_on_both_sides_of_each_dot() {
+        assert_eq!(value_name("SR_CTAID.X = 1"), Ok((" = 1", "SR_CTAID.X")));
+        assert_eq!(value_name("32;"), Ok((";", "32")));
+        assert_eq!(value_name("T0. = 0"), Ok((". = 0", "T0")));
+        assert_eq!(value_name("A..B"), Ok(("..B", "A")));
+        assert!(value_name(".A").is_err());
+    }
 
     #[test]
     fn numbers_are_digits_and_separators_only() {
