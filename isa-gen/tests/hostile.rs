@@ -778,6 +778,8 @@ __DefRegFile R<8>
 __DefOptype LD_G
 __Encoding
     field<120, 8> Op op == A;
+__Description
+Loads\ta register (a tab in the prose).
 __DefOpcode LD_G_R : [LD_G]
 __Encoding
     field<8, 8> R rd;
@@ -816,6 +818,16 @@ fn valid_cases() -> Vec<(&'static str, String)> {
             std::fs::read_to_string(concat!(
                 env!("CARGO_MANIFEST_DIR"),
                 "/../tests/specs/vec/vec.isa"
+            ))
+            .unwrap(),
+        ),
+        // The decoder's less common paths: a decision tree instead of a table, wide
+        // and scattered fields with undefined codes.
+        (
+            "decode",
+            std::fs::read_to_string(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../tests/specs/decode/decode.isa"
             ))
             .unwrap(),
         ),

@@ -346,9 +346,26 @@ impl Gen<'_> {
                 for &(sub, _) in oa.subs.get(&f).into_iter().flatten() {
                     conds.push(self.not_default_expr(op, sub));
                 }
-                let readers: Vec<_> = readers[k]
+                // Runs of consecutive operands as ranges (`4..=6`, not `4 | 5 | 6`).
+                let mut runs: Vec<(usize, usize)> = Vec::new();
+                let mut sorted = readers[k].clone();
+                sorted.sort_unstable();
+                for j in sorted {
+                    match runs.last_mut() {
+                        Some((_, hi)) if *hi + 1 == j => *hi = j,
+                        _ => runs.push((j, j)),
+                    }
+                }
+                let readers: Vec<_> = runs
                     .iter()
-                    .map(|&j| lit(j as u128, "usize"))
+                    .map(|&(lo, hi)| {
+                        let (a, b) = (lit(lo as u128, "usize"), lit(hi as u128, "usize"));
+                        if lo == hi {
+                            quote! { #a }
+                        } else {
+                            quote! { #a..=#b }
+                        }
+                    })
                     .collect();
                 let req = lit(req_after[k] as u128, "usize");
                 if !readers.is_empty() {

@@ -45,6 +45,8 @@ struct DecodeTables {
     opcode_of: [Opcode; FAST_LEN],
     /// The dispatch table `decode_opcode` reads, when it is one (empty for a decision
     /// tree): opcode index + 1 (0: none) for every value of the fixed bits.
+    // A decision tree reads no table.
+    #[allow(dead_code)]
     table: [DecodeSlot; TABLE_LEN],
 }
 

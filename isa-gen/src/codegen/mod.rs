@@ -1952,6 +1952,18 @@ impl Gen<'_> {
             .iter()
             .map(|(v, list)| {
                 let v = lit_hex(*v, &key_ty.to_string());
+                // One candidate left: its remaining fixed bits are the arm's guard (an
+                // `if` inside the arm is what clippy's `collapsible_match` refuses).
+                if let [one] = list[..] {
+                    let op = &m.opcodes[one];
+                    let k = lit(one as u128 + 1, "usize");
+                    let rest = op.fixed_mask & !(tested | fm);
+                    if rest != 0 {
+                        let mask = lit_hex(rest, "u128");
+                        let bits = lit_hex(op.fixed_bits & rest, "u128");
+                        return quote! { #v if word & #mask == #bits => #k, };
+                    }
+                }
                 let sub = self.decode_tree(list, tested | fm, depth + 1);
                 quote! { #v => { #sub } }
             })

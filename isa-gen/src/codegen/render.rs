@@ -372,7 +372,9 @@ fn doc_text(inner: &[TokenTree]) -> Option<String> {
             None,
         ) if i == "doc" && p.as_char() == '=' => {
             let text = unescape(&l.to_string())?;
-            (!text.contains(['\n', '\r'])).then_some(text)
+            // A tab in prose is four spaces in a doc comment (clippy's
+            // `tabs_in_doc_comments`); a code block keeps its alignment.
+            (!text.contains(['\n', '\r'])).then(|| text.replace('\t', "    "))
         }
         _ => None,
     }
