@@ -28,17 +28,22 @@ fn replay(target: &str, check: fn(&[u8])) -> usize {
     let mut files: Vec<_> = entries.map(|e| e.unwrap().path()).collect();
     files.sort();
     for f in &files {
-        let data = std::fs::read(f).unwrap();
-        if let Err(panic) = std::panic::catch_unwind(|| check(&data)) {
-            let msg = panic
-                .downcast_ref::<String>()
-                .map(String::as_str)
-                .or_else(|| panic.downcast_ref::<&str>().copied())
-                .unwrap_or("(no message)");
-            panic!("{}: {msg}", f.display());
-        }
+        run_oracle(f, check);
     }
     files.len()
+}
+
+/// Runs `check` on the file at `f`; a failure is re-raised naming the file.
+fn run_oracle(f: &Path, check: fn(&[u8])) {
+    let data = std::fs::read(f).unwrap();
+    if let Err(panic) = std::panic::catch_unwind(|| check(&data)) {
+        let msg = panic
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| panic.downcast_ref::<&str>().copied())
+            .unwrap_or("(no message)");
+        panic!("{}: {msg}", f.display());
+    }
 }
 
 #[test]
@@ -58,15 +63,7 @@ fn our_test_specs_are_sound_fuzz_seeds() {
         for f in std::fs::read_dir(&dir).unwrap() {
             let f = f.unwrap().path();
             if f.extension().is_some_and(|e| e == "isa") {
-                let data = std::fs::read(&f).unwrap();
-                if let Err(panic) = std::panic::catch_unwind(|| spec::check_gen(&data)) {
-                    let msg = panic
-                        .downcast_ref::<String>()
-                        .map(String::as_str)
-                        .or_else(|| panic.downcast_ref::<&str>().copied())
-                        .unwrap_or("(no message)");
-                    panic!("{}: {msg}", f.display());
-                }
+                run_oracle(&f, spec::check_gen);
                 n += 1;
             }
         }
