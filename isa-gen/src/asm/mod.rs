@@ -222,12 +222,7 @@ fn sub_kind(model: &Model, op: &crate::model::Opcode, sub: usize) -> SubKind {
 fn opcode_asm(model: &Model, i: usize) -> OpcodeAsm {
     let op = &model.opcodes[i];
     let guard = op.guard(model);
-    let operands: Vec<_> = op
-        .order
-        .iter()
-        .filter(|o| !matches!(o.kind, OperandKind::Field(f) if Some(f) == guard))
-        .cloned()
-        .collect();
+    let operands: Vec<_> = op.asm_operands(model).cloned().collect();
     let mut subs: HashMap<usize, Vec<(usize, SubKind)>> = HashMap::new();
     for (k, f) in op.fields.iter().enumerate() {
         if let Role::SubField(base) = f.role {
@@ -322,14 +317,7 @@ fn operand_labels(
     };
     // Operand `k` as the assembler counts them (the guard left out).
     fn field_at<'m>(model: &Model, o: &'m crate::model::Opcode, k: usize) -> Option<&'m str> {
-        let guard = o.guard(model);
-        let kind = o
-            .order
-            .iter()
-            .filter(|x| !matches!(x.kind, OperandKind::Field(f) if Some(f) == guard))
-            .nth(k)
-            .map(|x| &x.kind);
-        match kind {
+        match o.asm_operands(model).nth(k).map(|x| &x.kind) {
             Some(OperandKind::Field(f)) => Some(o.fields[*f].name.as_str()),
             _ => None,
         }

@@ -1036,11 +1036,8 @@ impl Gen<'_> {
             .optype
             .map(|d| m.def(d).name.replace('_', "."))
             .unwrap_or_else(|| op.name.clone());
-        let guard = op.guard(m);
         let operands: Vec<String> = op
-            .order
-            .iter()
-            .filter(|o| !matches!(o.kind, OperandKind::Field(f) if Some(f) == guard))
+            .asm_operands(m)
             .map(|o| {
                 let text = self.sources.text(o.span).to_string();
                 match o.kind {

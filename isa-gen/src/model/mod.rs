@@ -478,6 +478,14 @@ impl Opcode {
         }
     }
 
+    /// The operands assembly writes after the mnemonic: `Order` without the guard.
+    pub fn asm_operands<'a>(&'a self, model: &Model) -> impl Iterator<Item = &'a Operand> {
+        let guard = self.guard(model);
+        self.order
+            .iter()
+            .filter(move |o| !matches!(o.kind, OperandKind::Field(f) if Some(f) == guard))
+    }
+
     pub fn bitwidth(&self, field: usize) -> Option<&Bitwidth> {
         self.bitwidths.iter().find(|b| b.field == field)
     }
