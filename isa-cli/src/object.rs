@@ -66,10 +66,7 @@ pub fn reloc_name(r_type: u32) -> String {
     match isa::backend::RelocKind::from_elf_type(r_type) {
         None => format!("R_ISA_{r_type}"),
         Some((kind, k)) => {
-            let base = match kind {
-                isa::backend::RelocKind::Relative => "R_ISA_ADDR_REL",
-                isa::backend::RelocKind::Absolute => "R_ISA_ADDR_ABS",
-            };
+            let base = kind.elf_name();
             if k == 0 {
                 base.to_string()
             } else {

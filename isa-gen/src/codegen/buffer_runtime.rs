@@ -62,6 +62,15 @@ pub enum RelocKind {
 }
 
 impl RelocKind {
+    /// The ELF name of this kind (`R_ISA_ADDR_REL`, `R_ISA_ADDR_ABS`); a relocation on
+    /// address operand `k > 0` is shown with `#k` after it.
+    pub const fn elf_name(self) -> &'static str {
+        match self {
+            RelocKind::Relative => "R_ISA_ADDR_REL",
+            RelocKind::Absolute => "R_ISA_ADDR_ABS",
+        }
+    }
+
     /// The ELF relocation type of this kind on the instruction's address operand
     /// `operand`: `1 + 2 * operand` for [`RelocKind::Relative`], one more for
     /// [`RelocKind::Absolute`] (docs/object-format.md).

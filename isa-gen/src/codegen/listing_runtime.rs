@@ -5,10 +5,7 @@
 /// The ELF name of a relocation (`R_ISA_ADDR_REL`, `R_ISA_ADDR_ABS#1` for address
 /// operand 1), as `isa disasm` shows it.
 fn write_reloc_name<W: core::fmt::Write>(w: &mut W, r: &Reloc) -> core::fmt::Result {
-    w.write_str(match r.kind {
-        RelocKind::Relative => "R_ISA_ADDR_REL",
-        RelocKind::Absolute => "R_ISA_ADDR_ABS",
-    })?;
+    w.write_str(r.kind.elf_name())?;
     if r.operand != 0 {
         write!(w, "#{}", r.operand)?;
     }
