@@ -11,6 +11,7 @@ use std::ops::Range;
 #[allow(dead_code, clippy::all)]
 pub(crate) mod runtime {
     include!("../codegen/asm_runtime.rs");
+    include!("../codegen/print_runtime.rs");
     include!("../codegen/asm_errors.rs");
     /// The generated code lists the spec's register files here; the interpreting tier
     /// renders its own messages and never reads it.

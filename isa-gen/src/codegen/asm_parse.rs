@@ -13,6 +13,7 @@ use crate::model::{Address, Opcode, OperandKind, Role, TypeId, TypeKind};
 
 const RUNTIME: &str = include_str!("asm_runtime.rs");
 const ERRORS: &str = include_str!("asm_errors.rs");
+const PRINT: &str = include_str!("print_runtime.rs");
 
 fn at(start: u32, width: u32) -> TokenStream {
     let s = lit(start as u128, "u8");
@@ -31,7 +32,11 @@ impl Gen<'_> {
             Ok(t) => t,
             Err(_) => quote! { compile_error!("isa-gen: asm_errors.rs does not tokenize"); },
         };
-        quote! { #runtime #errors }
+        let print = match PRINT.parse() {
+            Ok(t) => t,
+            Err(_) => quote! { compile_error!("isa-gen: print_runtime.rs does not tokenize"); },
+        };
+        quote! { #runtime #print #errors }
     }
 
     fn name_fn(&self, ty: TypeId) -> proc_macro2::Ident {

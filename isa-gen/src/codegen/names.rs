@@ -49,7 +49,7 @@ pub const RESERVED_TYPES: &[&str] = &[
     "Iterator",
     "ExactSizeIterator",
     // The assembler's error type and its parts (public), and the private helpers of
-    // the generated assembler (`asm_runtime.rs`, `asm_errors.rs`). `isa-gen/tests/hostile.rs` checks that
+    // the generated assembler (`asm_runtime.rs`, `print_runtime.rs`, `asm_errors.rs`). `isa-gen/tests/hostile.rs` checks that
     // this list covers every type the generated code defines or names.
     "AsmError",
     "AsmErrorKind",
