@@ -19,8 +19,8 @@ use crate::model::{Field, Model, Type, TypeKind};
 
 const RUNTIME: &str = include_str!("decode_runtime.rs");
 
-/// Widest field checked through a bitmap on the fast path (2^16 bits: 8 KiB).
-const BITMAP_WIDTH: u32 = 16;
+/// Widest span the fast path checks.
+const SPAN_WIDTH: u32 = 16;
 /// Most spans of fields with undefined codes the fast test of one opcode checks.
 const MAX_SPANS: usize = 4;
 /// Most fixed bits the dispatch table is indexed by (2^16 entries).
@@ -66,6 +66,9 @@ pub(crate) fn valid_ranges(t: &Type, width: u32) -> Option<Ranges> {
     }
 }
 
+/// One entry of the fast tables: mask and bits of the low and high halves, and the
+/// spans.
+type Entry = ([u64; 2], [u64; 2], Vec<Span>);
 /// Defined codes as sorted inclusive ranges.
 type Ranges = Vec<(u128, u128)>;
 /// A field with undefined codes, and its defined ones.
@@ -74,10 +77,109 @@ type Holey<'m> = (&'m Field, Ranges);
 /// One span of the fast test (see `FastSpan` in `decode_runtime.rs`).
 #[derive(Clone, Copy)]
 struct Span {
+    miss: u64,
+    lo: u32,
+    len: u32,
+    mask: u32,
     shift: u32,
     half: u32,
-    mask: u32,
-    base: u16,
+}
+
+impl Span {
+    /// The span that checks nothing.
+    const NONE: Span = Span {
+        miss: 0,
+        lo: 0,
+        len: 0,
+        mask: 0,
+        shift: 0,
+        half: 0,
+    };
+    /// The span no word passes.
+    const NEVER: Span = Span {
+        miss: 1,
+        ..Span::NONE
+    };
+}
+
+/// `(lo, len, miss)` of a span of `width` bits whose defined codes are `defined`
+/// (`defined[code]`), when they lie within 64 neighbouring codes or form one range,
+/// counted round from the largest code to 0 (see `FastSpan` in `decode_runtime.rs`).
+fn span_codes(defined: &[bool], width: u32) -> Option<(u32, u32, u64)> {
+    let size = 1usize << width;
+    let codes: Vec<usize> = (0..size).filter(|&c| defined[c]).collect();
+    let (Some(&first), Some(&last)) = (codes.first(), codes.last()) else {
+        // No code is defined: no word passes.
+        return Some((0, 0, u64::MAX));
+    };
+    // The defined codes start after the largest gap between two of them (round from
+    // the last to the first), and extend `extent` codes from there.
+    let mut gap = (first + size - last, first);
+    for w in codes.windows(2) {
+        if w[1] - w[0] > gap.0 {
+            gap = (w[1] - w[0], w[1]);
+        }
+    }
+    let lo = gap.1;
+    let extent = size - gap.0 + 1;
+    if extent == codes.len() {
+        return Some((lo as u32, (extent - 1) as u32, 0));
+    }
+    if extent > 64 {
+        return None;
+    }
+    let mut miss = u64::MAX;
+    for &c in &codes {
+        miss &= !(1 << ((c + size - lo) % size));
+    }
+    Some((lo as u32, 63, miss))
+}
+
+/// Where the fast path reads spans from: the 64 bits of the word from a bit on, when
+/// every field it checks lies in them (one shift of the word serves every opcode), or
+/// else the 64-bit half a span lies in.
+#[derive(Clone, Copy)]
+enum SpanSource {
+    Window(u32),
+    Halves,
+}
+
+impl SpanSource {
+    /// The window holding every field in `fields` (of every opcode) the fast path can
+    /// check, when there is one.
+    fn choose<'a>(fields: impl Iterator<Item = &'a Field>) -> SpanSource {
+        let (mut first, mut end) = (u32::MAX, 0);
+        for f in fields.filter(|f| f.width <= SPAN_WIDTH) {
+            first = first.min(f.start);
+            end = end.max(f.start + f.width);
+        }
+        if first == u32::MAX {
+            SpanSource::Window(0)
+        } else if end - first <= 64 {
+            SpanSource::Window(first.min(64))
+        } else {
+            SpanSource::Halves
+        }
+    }
+
+    /// `(half, shift)` of a span starting at bit `first` of the word.
+    fn locate(self, first: u32) -> (u32, u32) {
+        match self {
+            SpanSource::Window(w) => (0, first - w),
+            SpanSource::Halves => (first / 64, first % 64),
+        }
+    }
+
+    /// Whether a field can join a span starting at `first` (or start one, `first` being
+    /// its own start).
+    fn fits(self, first: u32, f: &Field) -> bool {
+        let end = f.start + f.width;
+        end - first <= SPAN_WIDTH
+            && match self {
+                SpanSource::Window(_) => true,
+                SpanSource::Halves => first / 64 == (end - 1) / 64,
+            }
+    }
 }
 
 /// The dispatch table: its key is the fixed bits gathered from their runs.
@@ -140,82 +242,65 @@ fn table(model: &Model) -> Option<Table> {
 }
 
 /// The fast path's checks of one opcode's fields with undefined codes: the fields in
-/// spans of at most `BITMAP_WIDTH` bits within one 64-bit half, each span read as one
-/// code that indexes a bitmap of its defined combinations (bits of other fields inside
-/// the span may hold anything), as `(shift in the half, half, mask, bitmap offset)`.
-/// `None` when the fast path cannot check them (a field crosses bit 64 or is too wide,
-/// too many spans, no room left for a bitmap). Bitmaps are appended to `valid`, once
-/// for each distinct content (`maps`).
-fn fast_spans(
-    holey: &[Holey<'_>],
-    valid: &mut Vec<u64>,
-    maps: &mut Vec<(Vec<u64>, u16)>,
-) -> Option<Vec<Span>> {
+/// spans of at most `SPAN_WIDTH` bits in the `source`, each span read as one code whose
+/// defined combinations `span_codes` describes (bits of other fields inside the span
+/// may hold anything); neighbours share a span when their combinations can be so
+/// described. `None` when the fast path cannot check them (a field too wide, outside
+/// the source, or whose codes cannot be described, or too many spans).
+fn fast_spans(holey: &[Holey<'_>], source: SpanSource) -> Option<Vec<Span>> {
     let mut sorted: Vec<&Holey<'_>> = holey.iter().collect();
     sorted.sort_by_key(|(f, _)| f.start);
-    let mut spans: Vec<Vec<&Holey<'_>>> = Vec::new();
+    let mut spans: Vec<(Vec<&Holey<'_>>, Span)> = Vec::new();
     for h in sorted {
-        let f = h.0;
-        if (f.start < 64 && f.start + f.width > 64) || f.width > BITMAP_WIDTH {
+        if let Some((fields, span)) = spans.last_mut() {
+            if source.fits(fields[0].0.start, h.0) {
+                fields.push(h);
+                if let Some(s) = describe(fields, source) {
+                    *span = s;
+                    continue;
+                }
+                fields.pop();
+            }
+        }
+        if !source.fits(h.0.start, h.0) {
             return None;
         }
-        match spans.last_mut() {
-            Some(span)
-                if (span[0].0.start >= 64) == (f.start >= 64)
-                    && f.start + f.width - span[0].0.start <= BITMAP_WIDTH =>
-            {
-                span.push(h)
-            }
-            _ => spans.push(vec![h]),
-        }
+        spans.push((vec![h], describe(&[h], source)?));
     }
     if spans.len() > MAX_SPANS {
         return None;
     }
-    let mut out = Vec::with_capacity(spans.len());
-    for span in spans {
-        let first = span[0].0.start;
-        let width = span
-            .iter()
-            .map(|(f, _)| f.start + f.width - first)
-            .max()
-            .unwrap_or(0);
-        let mut map = vec![0u64; (1usize << width).div_ceil(64)];
-        for code in 0..1u128 << width {
-            let ok = span.iter().all(|(f, ranges)| {
+    Some(spans.into_iter().map(|(_, s)| s).collect())
+}
+
+/// The span checking `fields` (neighbours, lowest first), when their combinations of
+/// defined codes can be described.
+fn describe(fields: &[&Holey<'_>], source: SpanSource) -> Option<Span> {
+    let first = fields[0].0.start;
+    let width = fields
+        .iter()
+        .map(|(f, _)| f.start + f.width - first)
+        .max()
+        .unwrap_or(0);
+    let defined: Vec<bool> = (0..1u128 << width)
+        .map(|code| {
+            fields.iter().all(|(f, ranges)| {
                 let v = (code >> (f.start - first)) & crate::model::mask(0, f.width);
                 let i = ranges.partition_point(|r| r.1 < v);
                 ranges.get(i).is_some_and(|r| r.0 <= v)
-            });
-            if ok {
-                map[(code >> 6) as usize] |= 1 << (code & 63);
-            }
-        }
-        let base = match maps.iter().find(|(m, _)| *m == map) {
-            Some(&(_, b)) => b,
-            None => {
-                let b = valid.len();
-                if b + map.len() > 1 << 16 {
-                    return None;
-                }
-                valid.extend_from_slice(&map);
-                maps.push((map, b as u16));
-                b as u16
-            }
-        };
-        let (half, shift) = if first >= 64 {
-            (1, first - 64)
-        } else {
-            (0, first)
-        };
-        out.push(Span {
-            shift,
-            half,
-            mask: crate::model::mask(0, width) as u32,
-            base,
-        });
-    }
-    Some(out)
+            })
+        })
+        .collect();
+    let (lo, len, miss) = span_codes(&defined, width)?;
+    let (half, shift) = source.locate(first);
+    Some(Span {
+        miss,
+        lo,
+        len,
+        mask: crate::model::mask(0, width) as u32,
+        shift,
+        half,
+    })
 }
 
 impl Gen<'_> {
@@ -235,7 +320,9 @@ impl Gen<'_> {
         let n = m.opcodes.len();
 
         // `decode_opcode`: the table lookup, or the decision tree.
-        let (decode_opcode, table, table_entries) = match table(m) {
+        let dispatch = table(m);
+        let has_table = dispatch.is_some();
+        let (decode_opcode, table, table_entries) = match dispatch {
             Some(t) => {
                 let mut at = 0u32;
                 let parts: Vec<TokenStream> = t
@@ -323,18 +410,15 @@ impl Gen<'_> {
             }
         };
 
-        // Bitmaps of defined codes, shared by fields of the same type and width.
-        // Word 0 is all ones: the padding entries (mask 0, code 0) read it.
-        let mut valid: Vec<u64> = vec![u64::MAX];
-        let mut maps: Vec<(Vec<u64>, u16)> = Vec::new();
+        let holey: Vec<Vec<Holey<'_>>> = m.opcodes.iter().map(|op| self.holey_fields(op)).collect();
+        let source = SpanSource::choose(holey.iter().flatten().map(|(f, _)| *f));
         // Per opcode, the spans of the fast test, or `None` when
         // the fast path cannot check it.
         let mut fast: Vec<Option<Vec<Span>>> = Vec::with_capacity(n);
         let mut exact = Vec::with_capacity(n);
-        for op in &m.opcodes {
-            let holey = self.holey_fields(op);
+        for (op, holey) in m.opcodes.iter().zip(&holey) {
             let mut exact_fields = Vec::new();
-            for (f, ranges) in &holey {
+            for (f, ranges) in holey {
                 let name = &f.name;
                 let start = lit(f.start as u128, "u32");
                 let width = lit(f.width as u128, "u32");
@@ -347,7 +431,7 @@ impl Gen<'_> {
                     ExactField { name: #name, start: #start, width: #width, valid: &[ #( #rs ),* ] }
                 });
             }
-            let fields = fast_spans(&holey, &mut valid, &mut maps);
+            let fields = fast_spans(holey, source);
             fast.push(fields);
             let fixed_mask = lit_hex(op.fixed_mask, "u128");
             let fixed_bits = lit_hex(op.fixed_bits, "u128");
@@ -368,38 +452,67 @@ impl Gen<'_> {
             .unwrap_or(0);
         // Powers of two, so the fast path masks its indices instead of checking them.
         let fast_len = (n + 1).next_power_of_two();
-        valid.resize(valid.len().next_power_of_two(), 0);
 
-        let pad = quote! { FastSpan { mask: 0u32, base: 0u16, shift: 0u8, half: 0u8 } };
-        let checks = m.opcodes.iter().zip(&fast).map(|(op, f)| {
-            let Some(f) = f else { return quote! { NEVER } };
-            let check = op.fixed_mask | !op.covered;
-            let m0 = lit_hex(check & u128::from(u64::MAX), "u64");
-            let m1 = lit_hex(check >> 64, "u64");
-            let b0 = lit_hex(op.fixed_bits & u128::from(u64::MAX), "u64");
-            let b1 = lit_hex(op.fixed_bits >> 64, "u64");
-            let fields = (0..slots).map(|k| match f.get(k) {
+        // With a dispatch table, the fast test need not read the fixed bits again (the
+        // table's key holds every fixed bit); a word it must refuse then fails its first
+        // span, so there has to be one.
+        let fixed_in_key = has_table && slots > 0;
+        // Per entry of the fast tables (entry 0 and the padding never pass): mask and
+        // bits of the low and high halves, and the spans.
+        let never: Entry = ([0, 0], [1, 0], vec![Span::NEVER]);
+        let mut entries = vec![never.clone()];
+        for (op, f) in m.opcodes.iter().zip(&fast) {
+            entries.push(match f {
+                Some(spans) => {
+                    let reserved = !op.covered & !op.fixed_mask;
+                    let check = if fixed_in_key {
+                        reserved
+                    } else {
+                        op.fixed_mask | reserved
+                    };
+                    let halves = |v: u128| [v as u64, (v >> 64) as u64];
+                    (halves(check), halves(op.fixed_bits), spans.clone())
+                }
+                None => never.clone(),
+            });
+        }
+        entries.resize(fast_len, never);
+        let column = |f: &dyn Fn(&Entry) -> u64| {
+            let words = entries.iter().map(|e| lit_hex(f(e) as u128, "u64"));
+            quote! { [ #( #words ),* ] }
+        };
+        let mask_lo = column(&|e| e.0[0]);
+        let mask_hi = column(&|e| e.0[1]);
+        let bits_lo = column(&|e| e.1[0]);
+        let bits_hi = column(&|e| e.1[1]);
+        let span_columns = (0..slots).map(|k| {
+            let spans = entries.iter().map(|e| match e.2.get(k) {
                 Some(span) => {
-                    let mask = lit_hex(span.mask as u128, "u32");
-                    let base = lit(span.base as u128, "u16");
+                    let miss = lit_hex(span.miss as u128, "u64");
+                    let lo = lit_hex(span.lo as u128, "u16");
+                    let len = lit_hex(span.len as u128, "u16");
+                    let mask = lit_hex(span.mask as u128, "u16");
                     let shift = lit(span.shift as u128, "u8");
                     let half = lit(span.half as u128, "u8");
-                    quote! { FastSpan { mask: #mask, base: #base, shift: #shift, half: #half } }
+                    quote! {
+                        FastSpan { miss: #miss, lo: #lo, len: #len, mask: #mask, shift: #shift, half: #half }
+                    }
                 }
-                None => pad.clone(),
+                None => quote! { NO_SPAN },
             });
-            quote! { FastCheck { mask: [#m0, #m1], bits: [#b0, #b1], spans: [ #( #fields ),* ] } }
+            quote! { [ #( #spans ),* ] }
         });
-        let padding = (n + 1..fast_len).map(|_| quote! { NEVER });
-        let pads = (0..slots).map(|_| pad.clone());
+        let (window, halves) = match source {
+            SpanSource::Window(w) => (w, false),
+            SpanSource::Halves => (0, true),
+        };
+        let window = lit(window as u128, "u32");
         let variants: Vec<_> = m.opcodes.iter().map(|o| self.struct_ident(o)).collect();
         let first = &variants[0];
         let opcode_pad = (n + 1..fast_len).map(|_| quote! { Opcode::#first });
         let nl = lit(n as u128, "usize");
         let slots_l = lit(slots as u128, "usize");
         let fast_len_l = lit(fast_len as u128, "usize");
-        let valid_len = lit(valid.len() as u128, "usize");
-        let valid = valid.iter().map(|&w| lit_hex(w as u128, "u64"));
         let runtime = super::backend::verbatim(RUNTIME, "decode_runtime.rs");
         quote! {
             #runtime
@@ -409,18 +522,102 @@ impl Gen<'_> {
             const FAST_SPANS: usize = #slots_l;
             /// Entries of the fast tests: the opcodes + 1, to a power of two.
             const FAST_LEN: usize = #fast_len_l;
-            /// 64-bit words of code bitmaps, to a power of two.
-            const VALID_LEN: usize = #valid_len;
-            /// The fast test no word passes.
-            const NEVER: FastCheck = FastCheck { mask: [0u64, 0u64], bits: [1u64, 0u64], spans: [ #( #pads ),* ] };
+            /// Whether `decode_opcode` has seen every fixed bit (see `DecodeTables`).
+            const FIXED_IN_KEY: bool = #fixed_in_key;
+            /// The first bit of the 64 the spans are read from (unless `SPAN_HALVES`).
+            const SPAN_WINDOW: u32 = #window;
+            /// Whether spans are read from the half of the word they lie in (no window of
+            /// 64 bits holds every field the fast path checks).
+            const SPAN_HALVES: bool = #halves;
+            /// The span that checks nothing.
+            const NO_SPAN: FastSpan = FastSpan { miss: 0u64, lo: 0u16, len: 0u16, mask: 0u16, shift: 0u8, half: 0u8 };
             static DECODE: DecodeTables = DecodeTables {
-                fast: [ NEVER, #( #checks, )* #( #padding ),* ],
-                valid: [ #( #valid ),* ],
+                mask_lo: #mask_lo,
+                mask_hi: #mask_hi,
+                bits_lo: #bits_lo,
+                bits_hi: #bits_hi,
+                spans: [ #( #span_columns ),* ],
                 opcode_of: [ Opcode::#first, #( Opcode::#variants, )* #( #opcode_pad ),* ],
                 table: [ #table_entries ],
             };
             /// The exact test of every opcode.
             static DECODE_EXACT: [ExactCheck; #nl] = [ #( #exact ),* ];
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `span_codes`' description accepts exactly the defined codes.
+    fn accepts(defined: &[bool], width: u32) -> Option<Vec<bool>> {
+        let (lo, len, miss) = span_codes(defined, width)?;
+        let mask = (1u64 << width) - 1;
+        Some(
+            (0..1u64 << width)
+                .map(|code| {
+                    let d = code.wrapping_sub(lo.into()) & mask;
+                    d <= len.into() && (miss >> (d & 63)) & 1 == 0
+                })
+                .collect(),
+        )
+    }
+
+    #[test]
+    fn span_codes_describe_windows_and_ranges() {
+        let set = |width: u32, codes: &[usize]| -> Vec<bool> {
+            (0..1usize << width).map(|c| codes.contains(&c)).collect()
+        };
+        let mut cases: Vec<(u32, Vec<bool>)> = vec![
+            (3, set(3, &[0, 1, 2, 3, 4])),
+            (3, set(3, &[1, 4, 6])),
+            (3, set(3, &[])),
+            // A register file and a zero register at the top: round from 255 to 0.
+            (8, (0..256).map(|c| c <= 42 || c == 255).collect()),
+            // One range wider than 64 codes, and one wrapping round.
+            (10, (0..1024).map(|c| (100..900).contains(&c)).collect()),
+            (10, (0..1024).map(|c| !(100..900).contains(&c)).collect()),
+            (16, (0..65536).map(|c| c % 1000 < 900 && c < 1000).collect()),
+        ];
+        // Every subset of 4-bit codes.
+        cases.extend((0..1u32 << 16).map(|s| (4, (0..16).map(|c| s >> c & 1 == 1).collect())));
+        for (width, defined) in &cases {
+            assert_eq!(
+                accepts(defined, *width).as_ref(),
+                Some(defined),
+                "{width}: {defined:?}"
+            );
+        }
+        // Neither within 64 neighbours nor one range.
+        let scattered: Vec<bool> = (0..256).map(|c| c % 100 == 0).collect();
+        assert_eq!(accepts(&scattered, 8), None);
+    }
+
+    /// Every opcode of the bundled spec takes the fast path (the exact one is many times
+    /// slower), from one window of the word.
+    #[test]
+    fn the_bundled_spec_decodes_on_the_fast_path() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../isa-spec");
+        let m = crate::Spec::load(&[dir])
+            .expect("spec loads")
+            .check()
+            .model
+            .expect("checks");
+        let holey: Vec<Vec<Holey<'_>>> = m
+            .opcodes
+            .iter()
+            .map(|op| {
+                op.value_fields()
+                    .filter_map(|(_, f)| valid_ranges(m.ty(f.ty), f.width).map(|r| (f, r)))
+                    .collect()
+            })
+            .collect();
+        let source = SpanSource::choose(holey.iter().flatten().map(|(f, _)| *f));
+        assert!(matches!(source, SpanSource::Window(_)));
+        assert!(table(&m).is_some());
+        for (op, h) in m.opcodes.iter().zip(&holey) {
+            assert!(fast_spans(h, source).is_some(), "{}", op.name);
         }
     }
 }

@@ -10,36 +10,40 @@
 // field with an undefined code) or accepts what the fast path cannot check.
 
 /// Bits of the word holding fields whose types leave codes undefined, checked on the
-/// fast path: their code (`(half >> shift) & mask`, `half` the low or high 64 bits of
-/// the word) indexes a bitmap of the defined combinations in the tables' `valid` (mask
-/// 0: no check; the code 0 reads bit 0 of word 0, which is set).
+/// fast path without a further table lookup (a load that waits on a load that waits on
+/// the word is what slows a stream from memory most). Their code, `source >> shift`
+/// (the source being the 64 bits of the word from `SPAN_WINDOW` on, or with
+/// `SPAN_HALVES` the low or high 64 bits as `half` says), less `lo`, modulo `mask + 1`,
+/// is its distance `d` from the first defined code: defined when `d <= len` and bit
+/// `d % 64` of `miss` is clear. That holds any set of defined codes within 64
+/// neighbouring ones (counted round from the largest to 0), and any single range.
+/// Mask 0: no check (`d` is 0).
 #[derive(Clone, Copy)]
 struct FastSpan {
-    mask: u32,
-    /// Offset of the bitmap in `valid`, in 64-bit words.
-    base: u16,
+    miss: u64,
+    lo: u16,
+    len: u16,
+    mask: u16,
     shift: u8,
-    /// 0: the low 64 bits, 1: the high ones.
+    /// With `SPAN_HALVES`: 0 the low 64 bits, 1 the high ones.
     half: u8,
 }
 
-/// The fast-path test of one opcode: `word & mask == bits` (its fixed bits, and zero
-/// outside its fields) and every `spans` code defined. Entry 0 (no opcode), opcodes
-/// the fast path cannot check and the padding up to the table's size have a test no
-/// word passes.
-struct FastCheck {
-    mask: [u64; 2],
-    bits: [u64; 2],
-    spans: [FastSpan; FAST_SPANS],
-}
-
-/// Everything the fast path reads, in one static (one base address to load).
+/// Everything the fast path reads, in one static (one base address to load), as arrays
+/// of plain words indexed by `decode_opcode`'s result (an indexed load each, no
+/// arithmetic). The fast test of an opcode: `word & mask == bits` (its fixed bits, and
+/// zero outside its fields; with `FIXED_IN_KEY`, `bits` is not read and `mask` holds
+/// only the bits outside its fields, `decode_opcode` having seen the fixed ones) and
+/// every one of its spans' codes defined. Entry 0 (no opcode), opcodes the fast path
+/// cannot check and the padding up to a power of two (so an index needs no bounds
+/// check) have a test no word passes (with `FIXED_IN_KEY`, through their first span).
 struct DecodeTables {
-    /// By `decode_opcode`'s result: the test of that opcode. A power of two long when
-    /// that result is a byte, so the index needs no bounds check.
-    fast: [FastCheck; FAST_LEN],
-    /// Bitmaps of defined codes; a power of two long (indices are masked).
-    valid: [u64; VALID_LEN],
+    mask_lo: [u64; FAST_LEN],
+    mask_hi: [u64; FAST_LEN],
+    bits_lo: [u64; FAST_LEN],
+    bits_hi: [u64; FAST_LEN],
+    /// Span `k` of every opcode (padded with spans that check nothing).
+    spans: [[FastSpan; FAST_LEN]; FAST_SPANS],
     /// By `decode_opcode`'s result: the opcode (entry 0 is never read for an
     /// instruction).
     opcode_of: [Opcode; FAST_LEN],
@@ -211,25 +215,40 @@ impl From<Instruction> for Decoded {
 }
 
 /// The fast path: `None` when the word fails the test of the only opcode it can be
-/// (or that opcode cannot be checked here).
+/// (or that opcode cannot be checked here). Every operation is a load indexed by the
+/// opcode or plain arithmetic, the same for every opcode: on a stream from memory, the
+/// fewer operations wait on each word, the more words are read at once.
 #[inline(always)]
 const fn decode_fast(word: u128) -> Option<Decoded> {
     let lo = word as u64;
     let hi = (word >> 64) as u64;
     let op = decode_opcode(word) & (FAST_LEN - 1);
-    let c = &DECODE.fast[op];
-    let mut bad = ((lo & c.mask[0]) ^ c.bits[0]) | ((hi & c.mask[1]) ^ c.bits[1]);
-    let mut k = 0;
-    while k < c.spans.len() {
-        let f = c.spans[k];
-        let half = if f.half == 0 { lo } else { hi };
-        let code = (half >> f.shift) as usize & f.mask as usize;
-        let map = DECODE.valid[(f.base as usize + (code >> 6)) & (VALID_LEN - 1)];
-        bad |= (!map >> (code & 63)) & 1;
-        k += 1;
-    }
-    if bad != 0 {
+    let window = (word >> SPAN_WINDOW) as u64;
+    // Bits outside the opcode's fields, and its fixed bits unless `decode_opcode` saw
+    // them all.
+    let (want_lo, want_hi) = if FIXED_IN_KEY {
+        (0, 0)
+    } else {
+        (DECODE.bits_lo[op], DECODE.bits_hi[op])
+    };
+    if (lo & DECODE.mask_lo[op]) != want_lo || (hi & DECODE.mask_hi[op]) != want_hi {
         return None;
+    }
+    let mut k = 0;
+    while k < DECODE.spans.len() {
+        let f = DECODE.spans[k][op];
+        let source = if !SPAN_HALVES {
+            window
+        } else if f.half == 0 {
+            lo
+        } else {
+            hi
+        };
+        let d = (source >> f.shift).wrapping_sub(f.lo as u64) & f.mask as u64;
+        if d > f.len as u64 || (f.miss >> (d & 63)) & 1 != 0 {
+            return None;
+        }
+        k += 1;
     }
     Some(Decoded {
         lo,

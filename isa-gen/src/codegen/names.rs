@@ -78,7 +78,6 @@ pub const RESERVED_TYPES: &[&str] = &[
     // The decoder (`decode_runtime.rs`): the validated word, and private tables.
     "Decoded",
     "DecodeIter",
-    "FastCheck",
     "FastSpan",
     "DecodeTables",
     "DecodeSlot",
