@@ -74,32 +74,51 @@ type Ranges = Vec<(u128, u128)>;
 /// A field with undefined codes, and its defined ones.
 type Holey<'m> = (&'m Field, Ranges);
 
-/// One span of the fast test (see `FastSpan` in `decode_runtime.rs`).
+/// One span of the fast test (see `SpanColumn` in `decode_runtime.rs`).
 #[derive(Clone, Copy)]
 struct Span {
+    lo: u64,
+    limit: u64,
     miss: u64,
-    lo: u32,
-    len: u32,
-    mask: u32,
     shift: u32,
+    dshift: u32,
     half: u32,
 }
 
 impl Span {
     /// The span that checks nothing.
     const NONE: Span = Span {
-        miss: 0,
         lo: 0,
-        len: 0,
-        mask: 0,
+        limit: u64::MAX,
+        miss: 0,
         shift: 0,
+        dshift: 0,
         half: 0,
     };
-    /// The span no word passes.
+    /// The span that refuses the word 0 (whose source is 0).
     const NEVER: Span = Span {
-        miss: 1,
+        lo: 1,
+        limit: u64::MAX - 1,
         ..Span::NONE
     };
+
+    /// Its `miss` as the tables hold it: when `narrow` (`SPAN_MISS_NARROW`), bit `t` for
+    /// every 6 top bits `t` (the span's distance and what lies below it).
+    fn miss_column(self, narrow: bool) -> u64 {
+        if !narrow || self.miss == 0 {
+            return self.miss;
+        }
+        let below = 6 - (64 - self.dshift);
+        (0..64).fold(0u64, |m, t| m | ((self.miss >> (t >> below)) & 1) << t)
+    }
+
+    /// Whether the fast path accepts `source` (as `decode_runtime.rs` tests it).
+    #[cfg(test)]
+    fn accepts(self, source: u64, narrow: bool) -> bool {
+        let d = (source << self.shift).wrapping_sub(self.lo);
+        let at = if narrow { d >> 58 } else { d >> self.dshift };
+        d <= self.limit && (self.miss_column(narrow) >> (at & 63)) & 1 == 0
+    }
 }
 
 /// `(lo, len, miss)` of a span of `width` bits whose defined codes are `defined`
@@ -292,13 +311,15 @@ fn describe(fields: &[&Holey<'_>], source: SpanSource) -> Option<Span> {
         })
         .collect();
     let (lo, len, miss) = span_codes(&defined, width)?;
-    let (half, shift) = source.locate(first);
+    let (half, at) = source.locate(first);
+    // The span's code at the top of 64 bits, and what lies below it.
+    let below = 64 - width;
     Some(Span {
+        lo: u64::from(lo) << below,
+        limit: ((u128::from(len) + 1) << below).wrapping_sub(1) as u64,
         miss,
-        lo,
-        len,
-        mask: crate::model::mask(0, width) as u32,
-        shift,
+        shift: 64 - (at + width),
+        dshift: below,
         half,
     })
 }
@@ -459,7 +480,11 @@ impl Gen<'_> {
         let fixed_in_key = has_table && slots > 0;
         // Per entry of the fast tables (entry 0 and the padding never pass): mask and
         // bits of the low and high halves, and the spans.
-        let never: Entry = ([0, 0], [1, 0], vec![Span::NEVER]);
+        let never: Entry = if fixed_in_key {
+            ([u64::MAX; 2], [0, 0], vec![Span::NEVER])
+        } else {
+            ([0, 0], [1, 0], Vec::new())
+        };
         let mut entries = vec![never.clone()];
         for (op, f) in m.opcodes.iter().zip(&fast) {
             entries.push(match f {
@@ -485,22 +510,28 @@ impl Gen<'_> {
         let mask_hi = column(&|e| e.0[1]);
         let bits_lo = column(&|e| e.1[0]);
         let bits_hi = column(&|e| e.1[1]);
+        let span_miss = fast.iter().flatten().flatten().any(|s| s.miss != 0);
+        let span_miss_narrow = fast
+            .iter()
+            .flatten()
+            .flatten()
+            .all(|s| s.miss == 0 || s.dshift >= 58);
         let span_columns = (0..slots).map(|k| {
-            let spans = entries.iter().map(|e| match e.2.get(k) {
-                Some(span) => {
-                    let miss = lit_hex(span.miss as u128, "u64");
-                    let lo = lit_hex(span.lo as u128, "u16");
-                    let len = lit_hex(span.len as u128, "u16");
-                    let mask = lit_hex(span.mask as u128, "u16");
-                    let shift = lit(span.shift as u128, "u8");
-                    let half = lit(span.half as u128, "u8");
-                    quote! {
-                        FastSpan { miss: #miss, lo: #lo, len: #len, mask: #mask, shift: #shift, half: #half }
-                    }
-                }
-                None => quote! { NO_SPAN },
-            });
-            quote! { [ #( #spans ),* ] }
+            let span = |e: &Entry| e.2.get(k).copied().unwrap_or(Span::NONE);
+            let words = |f: &dyn Fn(Span) -> u64| {
+                let w = entries.iter().map(|e| lit_hex(f(span(e)).into(), "u64"));
+                quote! { [ #( #w ),* ] }
+            };
+            let bytes = |f: &dyn Fn(Span) -> u32| {
+                let b = entries.iter().map(|e| lit(f(span(e)).into(), "u8"));
+                quote! { [ #( #b ),* ] }
+            };
+            let miss = |s: Span| s.miss_column(span_miss_narrow);
+            let (lo, limit, miss) = (words(&|s| s.lo), words(&|s| s.limit), words(&miss));
+            let (shift, dshift, half) = (bytes(&|s| s.shift), bytes(&|s| s.dshift), bytes(&|s| s.half));
+            quote! {
+                SpanColumn { lo: #lo, limit: #limit, miss: #miss, shift: #shift, dshift: #dshift, half: #half }
+            }
         });
         let (window, halves) = match source {
             SpanSource::Window(w) => (w, false),
@@ -529,8 +560,10 @@ impl Gen<'_> {
             /// Whether spans are read from the half of the word they lie in (no window of
             /// 64 bits holds every field the fast path checks).
             const SPAN_HALVES: bool = #halves;
-            /// The span that checks nothing.
-            const NO_SPAN: FastSpan = FastSpan { miss: 0u64, lo: 0u16, len: 0u16, mask: 0u16, shift: 0u8, half: 0u8 };
+            /// Whether a span's defined codes have gaps (see `SpanColumn`).
+            const SPAN_MISS: bool = #span_miss;
+            /// Whether every span whose defined codes have gaps is at most 6 bits wide.
+            const SPAN_MISS_NARROW: bool = #span_miss_narrow;
             static DECODE: DecodeTables = DecodeTables {
                 mask_lo: #mask_lo,
                 mask_hi: #mask_hi,
@@ -549,6 +582,15 @@ impl Gen<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn bundled() -> Model {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../isa-spec");
+        crate::Spec::load(&[dir])
+            .expect("spec loads")
+            .check()
+            .model
+            .expect("checks")
+    }
 
     /// `span_codes`' description accepts exactly the defined codes.
     fn accepts(defined: &[bool], width: u32) -> Option<Vec<bool>> {
@@ -592,6 +634,74 @@ mod tests {
         // Neither within 64 neighbours nor one range.
         let scattered: Vec<bool> = (0..256).map(|c| c % 100 == 0).collect();
         assert_eq!(accepts(&scattered, 8), None);
+    }
+
+    /// A span as the fast path tests it accepts exactly the defined combinations of its
+    /// fields, whatever lies around them, read from any place of its source.
+    #[test]
+    fn spans_accept_the_defined_codes_whatever_surrounds_them() {
+        let m = bundled();
+        let any = &m.opcodes[0].fields[0];
+        let field = |start: u32, width: u32| Field {
+            start,
+            width,
+            ..any.clone()
+        };
+        // (fields as (offset, width, defined ranges)), lowest first.
+        let cases: Vec<Vec<(u32, u32, Ranges)>> = vec![
+            vec![(0, 3, vec![(0, 6)])],
+            vec![(0, 3, vec![(1, 1), (4, 4), (6, 6)])],
+            vec![(0, 8, vec![(0, 0x2a), (0xff, 0xff)])],
+            vec![(0, 3, vec![(0, 5)]), (3, 2, vec![(0, 2)])],
+            vec![(0, 10, vec![(100, 899)])],
+            vec![(0, 8, vec![(3, 9), (20, 40)])],
+            vec![(0, 16, vec![(0, 999)])],
+        ];
+        let mut rng = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            rng
+        };
+        for case in &cases {
+            let width: u32 = case.iter().map(|&(o, w, _)| o + w).max().unwrap();
+            for at in [0, 1, 17, 64 - width] {
+                let fields: Vec<Field> = case.iter().map(|&(o, w, _)| field(at + o, w)).collect();
+                let holey: Vec<Holey<'_>> = fields
+                    .iter()
+                    .zip(case)
+                    .map(|(f, c)| (f, c.2.clone()))
+                    .collect();
+                let refs: Vec<&Holey<'_>> = holey.iter().collect();
+                let span = describe(&refs, SpanSource::Window(0)).expect("describable");
+                let narrow_ok = span.miss == 0 || span.dshift >= 58;
+                for code in 0..1u64 << width {
+                    let defined = case.iter().all(|(o, w, ranges)| {
+                        let v = u128::from((code >> o) & ((1 << w) - 1));
+                        ranges.iter().any(|r| r.0 <= v && v <= r.1)
+                    });
+                    for _ in 0..8 {
+                        let around = next() & !(((1u64 << width) - 1) << at);
+                        let source = around | code << at;
+                        assert_eq!(
+                            span.accepts(source, false),
+                            defined,
+                            "{case:?} at {at}: {code}"
+                        );
+                        if narrow_ok {
+                            assert_eq!(
+                                span.accepts(source, true),
+                                defined,
+                                "{case:?} at {at}: {code}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        assert!(!Span::NEVER.accepts(0, false) && !Span::NEVER.accepts(0, true));
+        assert!(Span::NONE.accepts(u64::MAX, false) && Span::NONE.accepts(u64::MAX, true));
     }
 
     /// Every opcode of the bundled spec takes the fast path (the exact one is many times

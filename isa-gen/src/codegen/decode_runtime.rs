@@ -5,28 +5,34 @@
 //
 // The fast path has no branch that depends on the opcode: one lookup finds the only
 // opcode the word can be, and one test of the word against that opcode's masks and
-// code bitmaps accepts it. Whatever it does not accept goes to the exact path, which
+// the ranges of its fields' codes accepts it. Whatever it does not accept goes to the exact path, which
 // finds the first reason in the spec's order (no opcode, reserved bits, the first
 // field with an undefined code) or accepts what the fast path cannot check.
 
-/// Bits of the word holding fields whose types leave codes undefined, checked on the
-/// fast path without a further table lookup (a load that waits on a load that waits on
-/// the word is what slows a stream from memory most). Their code, `source >> shift`
-/// (the source being the 64 bits of the word from `SPAN_WINDOW` on, or with
-/// `SPAN_HALVES` the low or high 64 bits as `half` says), less `lo`, modulo `mask + 1`,
-/// is its distance `d` from the first defined code: defined when `d <= len` and bit
-/// `d % 64` of `miss` is clear. That holds any set of defined codes within 64
-/// neighbouring ones (counted round from the largest to 0), and any single range.
-/// Mask 0: no check (`d` is 0).
-#[derive(Clone, Copy)]
-struct FastSpan {
-    miss: u64,
-    lo: u16,
-    len: u16,
-    mask: u16,
-    shift: u8,
-    /// With `SPAN_HALVES`: 0 the low 64 bits, 1 the high ones.
-    half: u8,
+/// Bits of the word holding fields whose types leave codes undefined (a span: one
+/// field, or neighbours read as one code), checked on the fast path by arithmetic on
+/// words loaded by the opcode alone (a load that waits on a load that waits on the
+/// word is what slows a stream from memory most), for every opcode `k`:
+///
+/// - `source << shift[k]` puts the span at the top (`source` is the 64 bits of the word
+///   from `SPAN_WINDOW` on, or with `SPAN_HALVES` the low or high ones, as `half[k]`
+///   says); less `lo[k]` (the first defined code, at the top), the top bits are the
+///   code's distance `d` from the first defined code, counted round from the largest
+///   code to 0, and the bits below are other fields;
+/// - it must be at most `limit[k]` (the last defined distance at the top, ones below);
+/// - with `SPAN_MISS`, bit `d % 64` of `miss[k]` must be clear (`d` is the top bits,
+///   `>> dshift[k]`); with `SPAN_MISS_NARROW` too, bit `t` of `miss[k]` for the top 6
+///   bits `t`, whatever lies below the span.
+///
+/// That holds any set of defined codes within 64 neighbouring ones, and any single
+/// range. A span that checks nothing has limit `u64::MAX`.
+struct SpanColumn {
+    lo: [u64; FAST_LEN],
+    limit: [u64; FAST_LEN],
+    miss: [u64; FAST_LEN],
+    shift: [u8; FAST_LEN],
+    dshift: [u8; FAST_LEN],
+    half: [u8; FAST_LEN],
 }
 
 /// Everything the fast path reads, in one static (one base address to load), as arrays
@@ -36,14 +42,15 @@ struct FastSpan {
 /// only the bits outside its fields, `decode_opcode` having seen the fixed ones) and
 /// every one of its spans' codes defined. Entry 0 (no opcode), opcodes the fast path
 /// cannot check and the padding up to a power of two (so an index needs no bounds
-/// check) have a test no word passes (with `FIXED_IN_KEY`, through their first span).
+/// check) have a test no word passes (with `FIXED_IN_KEY`, masks of all ones and a
+/// first span that refuses the word 0).
 struct DecodeTables {
     mask_lo: [u64; FAST_LEN],
     mask_hi: [u64; FAST_LEN],
     bits_lo: [u64; FAST_LEN],
     bits_hi: [u64; FAST_LEN],
     /// Span `k` of every opcode (padded with spans that check nothing).
-    spans: [[FastSpan; FAST_LEN]; FAST_SPANS],
+    spans: [SpanColumn; FAST_SPANS],
     /// By `decode_opcode`'s result: the opcode (entry 0 is never read for an
     /// instruction).
     opcode_of: [Opcode; FAST_LEN],
@@ -236,16 +243,19 @@ const fn decode_fast(word: u128) -> Option<Decoded> {
     }
     let mut k = 0;
     while k < DECODE.spans.len() {
-        let f = DECODE.spans[k][op];
+        let c = &DECODE.spans[k];
         let source = if !SPAN_HALVES {
             window
-        } else if f.half == 0 {
+        } else if c.half[op] == 0 {
             lo
         } else {
             hi
         };
-        let d = (source >> f.shift).wrapping_sub(f.lo as u64) & f.mask as u64;
-        if d > f.len as u64 || (f.miss >> (d & 63)) & 1 != 0 {
+        let d = (source << c.shift[op]).wrapping_sub(c.lo[op]);
+        // The bit of `miss` for `d`: the top 6 bits when every span with gaps is at
+        // most 6 bits wide (a shift that does not wait on a load), else `d` itself.
+        let at = if SPAN_MISS_NARROW { d >> 58 } else { d >> c.dshift[op] };
+        if d > c.limit[op] || (SPAN_MISS && (c.miss[op] >> (at & 63)) & 1 != 0) {
             return None;
         }
         k += 1;

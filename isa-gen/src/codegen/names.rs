@@ -78,7 +78,7 @@ pub const RESERVED_TYPES: &[&str] = &[
     // The decoder (`decode_runtime.rs`): the validated word, and private tables.
     "Decoded",
     "DecodeIter",
-    "FastSpan",
+    "SpanColumn",
     "DecodeTables",
     "DecodeSlot",
     "ExactCheck",
