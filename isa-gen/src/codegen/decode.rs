@@ -538,9 +538,7 @@ impl Gen<'_> {
             SpanSource::Halves => (0, true),
         };
         let window = lit(window as u128, "u32");
-        let variants: Vec<_> = m.opcodes.iter().map(|o| self.struct_ident(o)).collect();
-        let first = &variants[0];
-        let opcode_pad = (n + 1..fast_len).map(|_| quote! { Opcode::#first });
+        let repr = self.opcode_repr();
         let nl = lit(n as u128, "usize");
         let slots_l = lit(slots as u128, "usize");
         let fast_len_l = lit(fast_len as u128, "usize");
@@ -564,13 +562,26 @@ impl Gen<'_> {
             const SPAN_MISS: bool = #span_miss;
             /// Whether every span whose defined codes have gaps is at most 6 bits wide.
             const SPAN_MISS_NARROW: bool = #span_miss_narrow;
+            /// Opcodes of the spec.
+            const OPCODES: usize = #nl;
+            /// The opcode of a `decode_opcode` result the fast or the exact test accepted
+            /// (an index + 1, from 1 to `OPCODES`): a subtraction where a table would be
+            /// one more load.
+            #[inline(always)]
+            const fn opcode_of(op: usize) -> Opcode {
+                debug_assert!(op >= 1 && op <= OPCODES);
+                // SAFETY: `Opcode` is `#[repr(#repr)]` with the implicit discriminants 0
+                // to `OPCODES - 1`, and `op - 1` is one of them: the exact path reads
+                // `DECODE_EXACT[op - 1]` first, and the fast test refuses every word for
+                // the other entries (checked when compiling, `FAST_REFUSALS`).
+                unsafe { core::mem::transmute::<#repr, Opcode>((op - 1) as #repr) }
+            }
             static DECODE: DecodeTables = DecodeTables {
                 mask_lo: #mask_lo,
                 mask_hi: #mask_hi,
                 bits_lo: #bits_lo,
                 bits_hi: #bits_hi,
                 spans: [ #( #span_columns ),* ],
-                opcode_of: [ Opcode::#first, #( Opcode::#variants, )* #( #opcode_pad ),* ],
                 table: [ #table_entries ],
             };
             /// The exact test of every opcode.

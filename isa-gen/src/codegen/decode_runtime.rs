@@ -51,9 +51,6 @@ struct DecodeTables {
     bits_hi: [u64; FAST_LEN],
     /// Span `k` of every opcode (padded with spans that check nothing).
     spans: [SpanColumn; FAST_SPANS],
-    /// By `decode_opcode`'s result: the opcode (entry 0 is never read for an
-    /// instruction).
-    opcode_of: [Opcode; FAST_LEN],
     /// The dispatch table `decode_opcode` reads, when it is one (empty for a decision
     /// tree): opcode index + 1 (0: none) for every value of the fixed bits.
     // A decision tree reads no table.
@@ -263,9 +260,36 @@ const fn decode_fast(word: u128) -> Option<Decoded> {
     Some(Decoded {
         lo,
         hi,
-        opcode: DECODE.opcode_of[op],
+        opcode: opcode_of(op),
     })
 }
+
+/// Every entry of the fast tables but the opcodes' (entry 0, opcodes the fast test
+/// cannot check, the padding) refuses every word, as `opcode_of` relies on: their
+/// masks and bits, or with `FIXED_IN_KEY` masks of all ones and a first span that
+/// refuses the word 0. Evaluated when compiling (named below).
+const FAST_REFUSALS: () = {
+    let mut i = 0;
+    while i < FAST_LEN {
+        if i == 0 || i > OPCODES {
+            let refuses = if FIXED_IN_KEY {
+                DECODE.mask_lo[i] == u64::MAX
+                    && DECODE.mask_hi[i] == u64::MAX
+                    && match DECODE.spans.first() {
+                        Some(c) => {
+                            c.lo[i] == 1 && c.limit[i] == u64::MAX - 1 && c.shift[i] == 0 && c.half[i] == 0
+                        }
+                        None => false,
+                    }
+            } else {
+                DECODE.mask_lo[i] == 0 && DECODE.bits_lo[i] == 1
+            };
+            assert!(refuses, "an entry of the fast tables accepts a word");
+        }
+        i += 1;
+    }
+};
+const _: () = FAST_REFUSALS;
 
 /// The exact path: the first reason a word is not an instruction, in the spec's
 /// order, or the instruction.
@@ -280,7 +304,7 @@ const fn decode_exact(word: u128) -> Result<Decoded, DecodeError> {
     if word & e.fixed_mask != e.fixed_bits {
         return Err(DecodeError::UnknownOpcode { word });
     }
-    let opcode = DECODE.opcode_of[op];
+    let opcode = opcode_of(op);
     match check_fields(word, opcode) {
         Ok(()) => Ok(Decoded {
             lo: word as u64,

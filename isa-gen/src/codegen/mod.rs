@@ -1622,11 +1622,7 @@ impl Gen<'_> {
                 .collect()
         };
         let count = lit(m.opcodes.len() as u128, "usize");
-        let repr = if m.opcodes.len() <= 256 {
-            format_ident!("u8")
-        } else {
-            format_ident!("u16")
-        };
+        let repr = self.opcode_repr();
         let metadata = (!self.options.skip_metadata).then(|| {
             quote! {
                 static OPCODE_INFO: [OpcodeInfo; #count] = [ #( #infos ),* ];
@@ -1695,6 +1691,15 @@ impl Gen<'_> {
     }
 
     // -- Instruction and the decoder --------------------------------------------------
+
+    /// The integer `Opcode` is represented by.
+    fn opcode_repr(&self) -> proc_macro2::Ident {
+        if self.model.opcodes.len() <= 256 {
+            format_ident!("u8")
+        } else {
+            format_ident!("u16")
+        }
+    }
 
     fn instruction(&self) -> TokenStream {
         let m = self.model;
