@@ -418,6 +418,13 @@ fn benches(c: &mut Criterion) {
             bad
         })
     });
+    g.bench_function("iter_mixed", |b| {
+        b.iter(|| {
+            Decoded::decode_iter(black_box(&big))
+                .flatten()
+                .fold(0u64, |a, d| a + d.opcode() as u64)
+        })
+    });
     g.bench_function("typed_mixed", |b| {
         b.iter(|| decode_all(black_box(&big), Instruction::decode))
     });
