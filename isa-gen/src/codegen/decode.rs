@@ -3,13 +3,16 @@
 //!
 //! `decode_opcode` finds the only opcode a word can be: a table indexed by the fixed
 //! bits when they are at most 16 (gathered from however many runs they lie in), else a
-//! decision tree over the fixed fields. Then one test per opcode: the word's fixed and
-//! reserved bits against two masks, and the fields whose types leave codes undefined,
-//! in spans of neighbouring fields, each span against a bitmap of its defined codes
-//! (`FAST_SPANS` spans, padded, so the test does the same work for every opcode and
-//! has no branch a mixed stream mispredicts). Opcodes the fast test cannot check (such
-//! a field wider than `BITMAP_WIDTH` bits or across bit 64, more than `MAX_SPANS`
-//! spans) always take the exact path, which checks everything from range lists.
+//! decision tree over the fixed fields. Then one test per opcode: the word's reserved
+//! bits (and fixed ones, unless the table's key held them all) against two masks, and
+//! the fields whose types leave codes undefined, in spans (a field, or neighbours whose
+//! combinations `span_codes` can describe), each by arithmetic on words loaded by the
+//! opcode: a range and, where the defined codes have gaps, a 64-bit mask (`FAST_SPANS`
+//! spans, padded, so the test does the same work for every opcode and has no branch a
+//! mixed stream mispredicts). Opcodes the fast test cannot check (such a field wider
+//! than `SPAN_WIDTH` bits or outside the window spans are read from, codes scattered
+//! beyond 64 neighbours, more than `MAX_SPANS` spans) always take the exact path,
+//! which checks everything from range lists.
 
 use proc_macro2::TokenStream;
 use quote::quote;
