@@ -170,6 +170,11 @@ mod tests {
             let p = 1i128 << b;
             values.extend([p - 1, p, p + 1, -p, p | 0xf, (p << 1).wrapping_sub(1)]);
         }
+        // Every digit count, every digit in every place.
+        for b in 0..127u32 {
+            let p = 1i128 << b;
+            values.extend([p, p - 1, -p, 0x0123_4567_89ab_cdef_fedc_ba98_7654_3210 >> b]);
+        }
         for v in values {
             let (mut hex, mut dec) = (String::new(), String::new());
             runtime::write_hex(&mut hex, v).unwrap();
