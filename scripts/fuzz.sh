@@ -221,11 +221,12 @@ for k in "${!pids[@]}"; do
 done
 
 # A sample of the specs `spec_gen` found (its corpus) compiled under clippy: generated
-# code must be warning-free for every spec that checks, not only parse.
+# code must be warning-free for every spec that checks, not only parse; and their
+# generated decoders must agree with the model word by word.
 case " ${targets[*]} " in
 *" spec_gen "*)
-    bash scripts/lint-specs.sh -n 40 fuzz/corpus/spec_gen || {
-        echo "fuzz.sh: generated code of a spec_gen spec is not clippy-clean (above)" >&2
+    bash scripts/lint-specs.sh -n 40 --decode fuzz/corpus/spec_gen || {
+        echo "fuzz.sh: generated code of a spec_gen spec is not clippy-clean or decodes unlike the model (above)" >&2
         status=1
     }
     ;;

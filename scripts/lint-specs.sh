@@ -3,9 +3,12 @@
 # that depends on the API as a user's would: the generated code of every spec that
 # checks clean must be warning-free, not only the bundled spec's.
 #
-#   scripts/lint-specs.sh [-n N] PATH...
+#   scripts/lint-specs.sh [-n N] [--decode] PATH...
 #
 #   -n N   at most N specs, taken evenly from the ones that check clean (default 40)
+#   --decode  then also run each spec's generated decoder against the model on words
+#          of every opcode, their one-bit changes and random words
+#          (scripts/lint-specs/decode.rs): the same verdict, or exit 1
 #   PATH   spec files, or directories of them (every file counts as one spec, as the
 #          `spec_gen` fuzz target feeds them: fuzz/corpus/spec_gen)
 #
@@ -15,11 +18,13 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 
 max=40
+decode=0
 paths=()
 while [ $# -gt 0 ]; do
     case "$1" in
     -n) max="$2"; shift 2 ;;
-    -h | --help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --decode) decode=1; shift ;;
+    -h | --help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) paths+=("$1"); shift ;;
     esac
 done
@@ -56,6 +61,11 @@ publish = false
 
 [workspace]
 EOF
+if [ "$decode" = 1 ]; then
+    printf '\n[dependencies]\nisa-gen = { path = "%s/isa-gen" }\n' "$root" >>"$crate/Cargo.toml"
+    mkdir -p "$crate/src/bin"
+    cp "$root/scripts/lint-specs/decode.rs" "$crate/src/bin/decode.rs"
+fi
 printf '#![no_std]\n#![allow(rustdoc::all)]\n' >"$crate/src/lib.rs"
 step=$(((${#clean[@]} + max - 1) / max))
 n=0
@@ -79,3 +89,15 @@ if ! (cd "$crate" && CARGO_TARGET_DIR="$crate/target" cargo clippy --quiet --off
     exit 1
 fi
 echo "lint-specs.sh: clean"
+[ "$decode" = 1 ] || exit 0
+
+{
+    echo "/// Each spec and its generated decoder."
+    echo "const SPECS: &[(&str, fn(u128) -> Verdict)] = &["
+    while read -r id f; do
+        printf '    ("%s", generated!(%s)),\n' "$(realpath "$f")" "$id"
+    done <"$crate/specs.txt"
+    echo "];"
+} >"$crate/specs.rs"
+echo "lint-specs.sh: the generated decoders of $n specs against the model"
+(cd "$crate" && CARGO_TARGET_DIR="$crate/target" cargo run --quiet --offline --bin decode)
