@@ -201,7 +201,10 @@ fn prefetch<T>(p: *const T) {
 
 impl core::fmt::Debug for Decoded {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(f, "Decoded({:?}, {:#034x})", self.opcode, self.word())
+        // A copy: a reference into a packed struct may be unaligned (`Opcode` is two
+        // bytes wide when a spec has more than 256 opcodes).
+        let opcode = self.opcode;
+        write!(f, "Decoded({:?}, {:#034x})", opcode, self.word())
     }
 }
 
