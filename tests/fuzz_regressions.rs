@@ -13,30 +13,18 @@ use std::path::Path;
 mod asm;
 #[path = "../fuzz/src/decode.rs"]
 mod decode;
+#[path = "../fuzz/src/replay.rs"]
+mod replay;
 
 /// Runs `check` on every file of `tests/regressions/<target>/`; a failure names the
 /// file. Returns how many there were.
 fn replay(target: &str, check: fn(&[u8])) -> usize {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/regressions")
-        .join(target);
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        return 0;
-    };
-    let mut files: Vec<_> = entries.map(|e| e.unwrap().path()).collect();
-    files.sort();
-    for f in &files {
-        let data = std::fs::read(f).unwrap();
-        if let Err(panic) = std::panic::catch_unwind(|| check(&data)) {
-            let msg = panic
-                .downcast_ref::<String>()
-                .map(String::as_str)
-                .or_else(|| panic.downcast_ref::<&str>().copied())
-                .unwrap_or("(no message)");
-            panic!("{}: {msg}", f.display());
-        }
-    }
-    files.len()
+    replay::replay_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/regressions")
+            .join(target),
+        check,
+    )
 }
 
 #[test]

@@ -13,6 +13,9 @@
 //! | [`asm`] | `asm` | `tests/fuzz_regressions.rs` |
 //! | [`sim`] | `sim` | `isa-runtime/tests/fuzz_regressions.rs` |
 //!
+//! `replay.rs` (not a module here) is how those tests run an oracle over a directory
+//! of saved inputs; each includes it beside the oracle.
+//!
 //! The modules use only the crates the including test crates have (`spec`: isa-gen and
 //! isa-spec; `decode`/`asm`: isa, isa-gen, isa-spec; `sim`: isa and isa-runtime).
 

@@ -13,37 +13,21 @@
 use isa_gen::source::SourceMap;
 use std::path::Path;
 
+#[path = "../../fuzz/src/replay.rs"]
+mod replay;
 #[path = "../../fuzz/src/spec.rs"]
 mod spec;
+use replay::{replay_dir, run_oracle};
 
 /// Runs `check` on every file of `tests/regressions/<target>/`; a failure names the
 /// file. Returns how many there were.
 fn replay(target: &str, check: fn(&[u8])) -> usize {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/regressions")
-        .join(target);
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        return 0;
-    };
-    let mut files: Vec<_> = entries.map(|e| e.unwrap().path()).collect();
-    files.sort();
-    for f in &files {
-        run_oracle(f, check);
-    }
-    files.len()
-}
-
-/// Runs `check` on the file at `f`; a failure is re-raised naming the file.
-fn run_oracle(f: &Path, check: fn(&[u8])) {
-    let data = std::fs::read(f).unwrap();
-    if let Err(panic) = std::panic::catch_unwind(|| check(&data)) {
-        let msg = panic
-            .downcast_ref::<String>()
-            .map(String::as_str)
-            .or_else(|| panic.downcast_ref::<&str>().copied())
-            .unwrap_or("(no message)");
-        panic!("{}: {msg}", f.display());
-    }
+    replay_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/regressions")
+            .join(target),
+        check,
+    )
 }
 
 #[test]

@@ -7,28 +7,17 @@
 
 use std::path::Path;
 
+#[path = "../../fuzz/src/replay.rs"]
+mod replay;
 #[path = "../../fuzz/src/sim.rs"]
 mod sim;
 
 #[test]
 fn replay_sim() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/regressions/sim");
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        return;
-    };
-    let mut files: Vec<_> = entries.map(|e| e.unwrap().path()).collect();
-    files.sort();
-    for f in &files {
-        let data = std::fs::read(f).unwrap();
-        if let Err(panic) = std::panic::catch_unwind(|| sim::check(&data)) {
-            let msg = panic
-                .downcast_ref::<String>()
-                .map(String::as_str)
-                .or_else(|| panic.downcast_ref::<&str>().copied())
-                .unwrap_or("(no message)");
-            panic!("{}: {msg}", f.display());
-        }
-    }
+    replay::replay_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/regressions/sim"),
+        sim::check,
+    );
 }
 
 /// The oracle itself runs: a handful of fixed inputs (all lanes, a few instructions)
