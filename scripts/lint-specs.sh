@@ -8,7 +8,7 @@
 #   -n N   at most N specs, taken evenly from the ones that check clean (default 40)
 #   --decode  then also run each spec's generated decoder against the model on words
 #          of every opcode, their one-bit changes and random words
-#          (scripts/lint-specs/decode.rs): the same verdict, or exit 1
+#          (scripts/lint-specs/main.rs): the same verdict, or exit 1
 #   PATH   spec files, or directories of them (every file counts as one spec, as the
 #          `spec_gen` fuzz target feeds them: fuzz/corpus/spec_gen)
 #
@@ -50,7 +50,7 @@ echo "lint-specs.sh: ${#clean[@]} of ${#files[@]} specs check clean"
 [ ${#clean[@]} -gt 0 ] || exit 0
 
 crate="$root/target/lint-specs"
-rm -rf "$crate/src"
+rm -rf "$crate/src" "$crate/specs.rs"
 mkdir -p "$crate/src"
 cat >"$crate/Cargo.toml" <<EOF
 [package]
@@ -62,9 +62,11 @@ publish = false
 [workspace]
 EOF
 if [ "$decode" = 1 ]; then
-    printf '\n[dependencies]\nisa-gen = { path = "%s/isa-gen" }\n' "$root" >>"$crate/Cargo.toml"
-    mkdir -p "$crate/src/bin"
-    cp "$root/scripts/lint-specs/decode.rs" "$crate/src/bin/decode.rs"
+    printf '\n[dependencies]\nisa-gen = { path = "%s/isa-gen" }\nisa-spec = { path = "%s/isa-spec" }\n' "$root" "$root" >>"$crate/Cargo.toml"
+    mkdir -p "$crate/src/bin/decode"
+    cp "$root/scripts/lint-specs/main.rs" "$crate/src/bin/decode/main.rs"
+    cp "$root/tests/common/mod.rs" "$crate/src/bin/decode/common.rs"
+    cp "$root/tests/common/verdict.rs" "$crate/src/bin/decode/verdict.rs"
 fi
 printf '#![no_std]\n#![allow(rustdoc::all)]\n' >"$crate/src/lib.rs"
 step=$(((${#clean[@]} + max - 1) / max))
@@ -95,7 +97,7 @@ echo "lint-specs.sh: clean"
     echo "/// Each spec and its generated decoder."
     echo "const SPECS: &[(&str, fn(u128) -> Verdict)] = &["
     while read -r id f; do
-        printf '    ("%s", generated!(%s)),\n' "$(realpath "$f")" "$id"
+        printf '    ("%s", generated_verdict!(%s)),\n' "$(realpath "$f")" "$id"
     done <"$crate/specs.txt"
     echo "];"
 } >"$crate/specs.rs"
