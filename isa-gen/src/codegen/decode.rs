@@ -71,7 +71,12 @@ pub(crate) fn valid_ranges(t: &Type, width: u32) -> Option<Ranges> {
 
 /// One entry of the fast tables: mask and bits of the low and high halves, and the
 /// spans.
-type Entry = ([u64; 2], [u64; 2], Vec<Span>);
+#[derive(Clone)]
+struct Entry {
+    mask: [u64; 2],
+    bits: [u64; 2],
+    spans: Vec<Span>,
+}
 /// Defined codes as sorted inclusive ranges.
 type Ranges = Vec<(u128, u128)>;
 /// A field with undefined codes, and its defined ones.
@@ -483,10 +488,18 @@ impl Gen<'_> {
         let fixed_in_key = has_table && slots > 0;
         // Per entry of the fast tables (entry 0 and the padding never pass): mask and
         // bits of the low and high halves, and the spans.
-        let never: Entry = if fixed_in_key {
-            ([u64::MAX; 2], [0, 0], vec![Span::NEVER])
+        let never = if fixed_in_key {
+            Entry {
+                mask: [u64::MAX; 2],
+                bits: [0, 0],
+                spans: vec![Span::NEVER],
+            }
         } else {
-            ([0, 0], [1, 0], Vec::new())
+            Entry {
+                mask: [0, 0],
+                bits: [1, 0],
+                spans: Vec::new(),
+            }
         };
         let mut entries = vec![never.clone()];
         for (op, f) in m.opcodes.iter().zip(&fast) {
@@ -499,7 +512,11 @@ impl Gen<'_> {
                         op.fixed_mask | reserved
                     };
                     let halves = |v: u128| [v as u64, (v >> 64) as u64];
-                    (halves(check), halves(op.fixed_bits), spans.clone())
+                    Entry {
+                        mask: halves(check),
+                        bits: halves(op.fixed_bits),
+                        spans: spans.clone(),
+                    }
                 }
                 None => never.clone(),
             });
@@ -509,10 +526,10 @@ impl Gen<'_> {
             let words = entries.iter().map(|e| lit_hex(f(e) as u128, "u64"));
             quote! { [ #( #words ),* ] }
         };
-        let mask_lo = column(&|e| e.0[0]);
-        let mask_hi = column(&|e| e.0[1]);
-        let bits_lo = column(&|e| e.1[0]);
-        let bits_hi = column(&|e| e.1[1]);
+        let mask_lo = column(&|e| e.mask[0]);
+        let mask_hi = column(&|e| e.mask[1]);
+        let bits_lo = column(&|e| e.bits[0]);
+        let bits_hi = column(&|e| e.bits[1]);
         let span_miss = fast.iter().flatten().flatten().any(|s| s.miss != 0);
         let span_miss_narrow = fast
             .iter()
@@ -520,7 +537,7 @@ impl Gen<'_> {
             .flatten()
             .all(|s| s.miss == 0 || s.dshift >= 58);
         let span_columns = (0..slots).map(|k| {
-            let span = |e: &Entry| e.2.get(k).copied().unwrap_or(Span::NONE);
+            let span = |e: &Entry| e.spans.get(k).copied().unwrap_or(Span::NONE);
             let words = |f: &dyn Fn(Span) -> u64| {
                 let w = entries.iter().map(|e| lit_hex(f(span(e)).into(), "u64"));
                 quote! { [ #( #w ),* ] }
