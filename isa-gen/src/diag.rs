@@ -40,11 +40,13 @@ pub enum Lint {
     EnumAccess,
     /// An opcode whose instructions print as another opcode's.
     SameText,
+    /// An entry of the authors' text that our `__DefCorrection` replaces.
+    Corrected,
 }
 
 impl Lint {
     /// Every lint, in the order `isa check --help` lists them.
-    pub const ALL: [Lint; 9] = [
+    pub const ALL: [Lint; 10] = [
         Lint::WideField,
         Lint::NoOptype,
         Lint::UnlistedOperand,
@@ -54,6 +56,7 @@ impl Lint {
         Lint::OpcodeName,
         Lint::EnumAccess,
         Lint::SameText,
+        Lint::Corrected,
     ];
 
     /// The name users write (`examples`, `opcode-name`).
@@ -68,6 +71,7 @@ impl Lint {
             Lint::OpcodeName => "opcode-name",
             Lint::EnumAccess => "enum-access",
             Lint::SameText => "same-text",
+            Lint::Corrected => "corrected",
         }
     }
 
@@ -85,6 +89,9 @@ impl Lint {
                 "an enumeration read or written that is not declared `__DefRegisters`"
             }
             Lint::SameText => "an opcode that prints as another one (assembly cannot name it)",
+            Lint::Corrected => {
+                "an entry of the authors' text that contradicts it and our spec corrects"
+            }
         }
     }
 

@@ -79,6 +79,7 @@ impl Index {
         b.declare(files);
         b.resolve_defs(files);
         b.flow_fields(files);
+        b.correction_entries(files);
         b.finish()
     }
 
@@ -433,6 +434,11 @@ impl Builder {
                         self.use_at(f.def.span, d);
                     }
                 }
+                Item::Correction(c) => {
+                    if let Some(&d) = self.index.defs.get(&c.def.name) {
+                        self.use_at(c.def.span, d);
+                    }
+                }
                 _ => {}
             }
         }
@@ -449,38 +455,58 @@ impl Builder {
                 self.field_decl(&defs, &scope, f);
             }
             for e in &def.operand_info {
-                match e {
-                    InfoEntry::InList(items, _)
-                    | InfoEntry::OutList(items, _)
-                    | InfoEntry::Order(items, _) => {
-                        for it in items {
-                            match it {
-                                ListItem::Name(id) => self.operand_name(&defs, &scope, id),
-                                ListItem::Composite { head, args, .. } => {
-                                    if let Some(&t) = self.prefixes.get(&head.name) {
-                                        self.use_at(head.span, t);
-                                    }
-                                    for a in args {
-                                        self.field_use(&defs, &scope, a);
-                                    }
-                                }
+                self.info_entry(&defs, &scope, e);
+            }
+            for ex in &def.exceptions {
+                self.expr(&defs, &scope, &ex.cond);
+            }
+        }
+    }
+
+    /// The names an `__OperandInfo` entry uses, in `scope`.
+    fn info_entry(&mut self, defs: &Defs, scope: &Scope, e: &InfoEntry) {
+        match e {
+            InfoEntry::InList(items, _)
+            | InfoEntry::OutList(items, _)
+            | InfoEntry::Order(items, _) => {
+                for it in items {
+                    match it {
+                        ListItem::Name(id) => self.operand_name(defs, scope, id),
+                        ListItem::Composite { head, args, .. } => {
+                            if let Some(&t) = self.prefixes.get(&head.name) {
+                                self.use_at(head.span, t);
                             }
-                        }
-                    }
-                    InfoEntry::Bitwidth { operand, expr, .. } => {
-                        self.field_use(&defs, &scope, operand);
-                        self.expr(&defs, &scope, expr);
-                    }
-                    InfoEntry::AsmFormat { operand, args, .. } => {
-                        self.field_use(&defs, &scope, operand);
-                        for a in args {
-                            self.expr(&defs, &scope, a);
+                            for a in args {
+                                self.field_use(defs, scope, a);
+                            }
                         }
                     }
                 }
             }
-            for ex in &def.exceptions {
-                self.expr(&defs, &scope, &ex.cond);
+            InfoEntry::Bitwidth { operand, expr, .. } => {
+                self.field_use(defs, scope, operand);
+                self.expr(defs, scope, expr);
+            }
+            InfoEntry::AsmFormat { operand, args, .. } => {
+                self.field_use(defs, scope, operand);
+                for a in args {
+                    self.expr(defs, scope, a);
+                }
+            }
+        }
+    }
+
+    /// The names a `__DefCorrection`'s entries use, in the scope of its definition.
+    fn correction_entries(&mut self, files: &[SpecFile]) {
+        let defs = Defs::new(files);
+        for item in files.iter().flat_map(|f| &f.items) {
+            let Item::Correction(c) = item else { continue };
+            let Some(&i) = defs.by_name.get(c.def.name.as_str()) else {
+                continue;
+            };
+            let scope = Scope::new(&defs, i);
+            for e in &c.entries {
+                self.info_entry(&defs, &scope, e);
             }
         }
     }

@@ -29,6 +29,7 @@ macro_rules! files {
 
 files!(
     "backend.isa",
+    "corrections.isa",
     "base.isa",
     "bru.isa",
     "misc.isa",

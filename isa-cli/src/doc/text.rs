@@ -234,6 +234,12 @@ fn list_has(list: &[ListRef], o: &Operand) -> bool {
     list.iter().any(|l| match (*l, o.kind) {
         (ListRef::Word(a), OperandKind::Word(b)) => a == b,
         (ListRef::Field(f), _) => operand_fields(o).contains(&f),
+        (
+            ListRef::Indexed { reg, offset, .. },
+            OperandKind::RegIndexed {
+                reg: r, offset: x, ..
+            },
+        ) => reg == r && offset == x,
         _ => false,
     })
 }
@@ -248,6 +254,12 @@ pub fn list_ref_text(model: &Model, op: &Opcode, l: &ListRef) -> String {
     match *l {
         ListRef::Field(f) => op.fields[f].name.clone(),
         ListRef::Word(w) => model.words[w.0].name.clone(),
+        ListRef::Indexed { file, reg, offset } => format!(
+            "{}[{}, {}]",
+            model.ty(file).reg_file().map_or("", |r| r.prefix.as_str()),
+            op.fields[reg].name,
+            op.fields[offset].name
+        ),
     }
 }
 

@@ -62,6 +62,7 @@ fn item_span(item: &Item) -> Span {
         Item::OperandWord(w) => w.span,
         Item::Registers(r) => r.span,
         Item::Flow(f) => f.span,
+        Item::Correction(c) => c.span,
         Item::Def(d) => d.span,
     }
 }
@@ -170,6 +171,16 @@ fn describe<'a>(a: &Analysis, item: &'a Item, _file: &SpecFile) -> Described<'a>
             &f.def,
             SymbolKind::EVENT,
             Some(format!("flow: {}", f.kind.name)),
+            Vec::new(),
+        ),
+        Item::Correction(c) => (
+            &c.def,
+            SymbolKind::EVENT,
+            Some(format!(
+                "correction: {} entr{}",
+                c.entries.len(),
+                if c.entries.len() == 1 { "y" } else { "ies" }
+            )),
             Vec::new(),
         ),
         Item::Def(d) => {

@@ -279,7 +279,9 @@ impl Gen<'_> {
                 let access = match r.access {
                     Access::Read => quote! { backend::Access::Read },
                     Access::Write => quote! { backend::Access::Write },
-                    _ => quote! { backend::Access::ReadWrite },
+                    Access::ReadWrite => quote! { backend::Access::ReadWrite },
+                    Access::CondWrite => quote! { backend::Access::CondWrite },
+                    Access::ReadCondWrite => quote! { backend::Access::ReadCondWrite },
                 };
                 let guard = r.guard;
                 let index = r.index;
@@ -299,6 +301,12 @@ impl Gen<'_> {
                             (w.hi - w.lo + 1).min(255) as u32,
                             false,
                         )
+                    }
+                    // Every numbered register of the file: fixed, as far as an
+                    // allocator is concerned.
+                    RegSource::Indexed { file, .. } => {
+                        let (lo, hi) = m.ty(file).reg_file().map_or((0, 0), |r| (r.lo, r.hi));
+                        (quote! { None }, lo, (hi - lo + 1).min(255) as u32, false)
                     }
                 };
                 let first = lit(first, "u16");

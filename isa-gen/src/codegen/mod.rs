@@ -681,6 +681,11 @@ impl Gen<'_> {
                 let w = &self.model.words[w.0];
                 (w.hi - w.lo + 1) as usize
             }
+            ListRef::Indexed { file, .. } => self
+                .model
+                .ty(*file)
+                .reg_file()
+                .map_or(0, |r| (r.hi - r.lo + 1) as usize),
             ListRef::Field(f) => {
                 let field = &op.fields[*f];
                 match &self.model.ty(field.ty).kind {
@@ -778,6 +783,20 @@ impl Gen<'_> {
                             if let Some(r) = #tn::new(#n) { regs.push(RegRef::#tn(r)); }
                         });
                     }
+                }
+                // Any register of the file: run time picks one.
+                ListRef::Indexed { file, .. } => {
+                    let Some(rf) = m.ty(*file).reg_file() else {
+                        continue;
+                    };
+                    let tn = self.type_ident(*file);
+                    let bits = uint_ty(m.ty(*file).width).to_string();
+                    let (lo, hi) = (lit(rf.lo, &bits), lit(rf.hi, &bits));
+                    stmts.push(quote! {
+                        for n in #lo..=#hi {
+                            if let Some(r) = #tn::new(n) { regs.push(RegRef::#tn(r)); }
+                        }
+                    });
                 }
                 ListRef::Field(fi) => {
                     let f = &op.fields[*fi];
@@ -1535,6 +1554,18 @@ impl Gen<'_> {
                 ListRef::Word(w) => {
                     let name = &self.model.words[w.0].name;
                     self.operand_info(op, &OperandKind::Word(*w), name)
+                }
+                &ListRef::Indexed { file, reg, offset } => {
+                    let prefix = self
+                        .model
+                        .ty(file)
+                        .reg_file()
+                        .map_or("", |r| r.prefix.as_str());
+                    let text = format!(
+                        "{prefix}[{}, {}]",
+                        op.fields[reg].name, op.fields[offset].name
+                    );
+                    self.operand_info(op, &OperandKind::RegIndexed { file, reg, offset }, &text)
                 }
             })
             .collect()

@@ -65,6 +65,14 @@ pub enum RegSource {
     Field(usize),
     /// The fixed registers an operand word stands for (`UPR`: `UP0`..`UP6`).
     Word(WordId),
+    /// The register a register-indexed operand names (`UR[urb, uridx]` listed in
+    /// `InList`/`OutList`): run time decides which, so it stands for every numbered
+    /// register of `file`, and a write to it is never certain for any one of them.
+    Indexed {
+        file: TypeId,
+        reg: usize,
+        offset: usize,
+    },
 }
 
 /// A register operand of an opcode.
@@ -123,6 +131,9 @@ impl Opcode {
             match *r {
                 ListRef::Field(f) => add(RegSource::Field(f), false),
                 ListRef::Word(w) => add(RegSource::Word(w), false),
+                ListRef::Indexed { file, reg, offset } => {
+                    add(RegSource::Indexed { file, reg, offset }, false)
+                }
             }
         }
         let guard = self.guard(model);
@@ -141,11 +152,22 @@ impl Opcode {
                         let word = &model.words[w.0];
                         (word.name.clone(), word.reg_file, ListRef::Word(w))
                     }
+                    RegSource::Indexed { file, reg, offset } => {
+                        let prefix = model.ty(file).reg_file().map_or("", |r| r.prefix.as_str());
+                        let name = format!(
+                            "{prefix}[{}, {}]",
+                            self.fields[reg].name, self.fields[offset].name
+                        );
+                        (name, file, ListRef::Indexed { file, reg, offset })
+                    }
                 };
                 let read = self.in_list.contains(&listed);
                 let write = self.out_list.contains(&listed);
+                let dynamic = matches!(source, RegSource::Indexed { .. });
                 let access = match (read, write) {
                     (_, false) => Access::Read,
+                    (false, true) if dynamic => Access::CondWrite,
+                    (true, true) if dynamic => Access::ReadCondWrite,
                     (false, true) => Access::Write,
                     (true, true) => Access::ReadWrite,
                 };
@@ -243,6 +265,10 @@ impl Model {
                     RegSource::Word(w) => {
                         let w = &self.words[w.0];
                         (w.lo, (w.hi - w.lo + 1) as u32, false)
+                    }
+                    RegSource::Indexed { file, .. } => {
+                        let (lo, hi) = self.ty(file).reg_file().map_or((0, 0), |r| (r.lo, r.hi));
+                        (lo, (hi - lo + 1) as u32, false)
                     }
                 };
                 RegUse {

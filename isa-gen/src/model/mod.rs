@@ -10,6 +10,7 @@
 
 pub mod access;
 mod annotate;
+mod correct;
 pub mod expr;
 pub mod flow;
 pub mod interp;
@@ -384,6 +385,13 @@ pub enum OperandKind {
 pub enum ListRef {
     Field(usize),
     Word(WordId),
+    /// The register a register-indexed operand names (`UR[reg, offset]`): the one
+    /// numbered `reg`'s value plus `offset`, any of `file` as far as the static facts go.
+    Indexed {
+        file: TypeId,
+        reg: usize,
+        offset: usize,
+    },
 }
 
 /// `AsmFormat<field> = Converter(args)`.

@@ -30,6 +30,8 @@ pub const MAX_FIELDS: usize = u128::BITS as usize;
 /// Builds and validates the model. Returns `None` when there are errors (all of them
 /// are in `diags`).
 pub fn build(files: &[SpecFile], diags: &mut Diagnostics) -> Option<Model> {
+    let corrected = super::correct::apply(files, diags);
+    let files: &[SpecFile] = &corrected;
     let mut r = Resolver {
         model: Model {
             types: Vec::new(),
@@ -1220,7 +1222,8 @@ impl<'a> Resolver<'a> {
         ] {
             if let Some((items, _)) = ast_list {
                 for item in items {
-                    if let Some(r) = self.list_ref(&fields, item, ctx, order_ast.is_some()) {
+                    if let Some(r) = self.list_ref(&fields, &order, item, ctx, order_ast.is_some())
+                    {
                         out.push(r);
                     }
                 }
@@ -1526,6 +1529,7 @@ impl<'a> Resolver<'a> {
     fn list_ref(
         &mut self,
         fields: &[Field],
+        order: &[Operand],
         item: &ListItem,
         ctx: &str,
         has_order: bool,
@@ -1551,12 +1555,30 @@ impl<'a> Resolver<'a> {
                     None
                 }
             }
-            ListItem::Composite { span, .. } => {
-                self.err(
-                    *span,
-                    "composite operands belong in `Order`; list their fields by name",
-                );
-                None
+            // The register a register-indexed operand of `Order` names (`UR[urb, uridx]`
+            // in `OutList`: the instruction writes the register `urb + uridx`, which
+            // only its run decides).
+            ListItem::Composite { head, args, span } => {
+                let indexed = order.iter().find_map(|o| match o.kind {
+                    OperandKind::RegIndexed { file, reg, offset }
+                        if self.model.types[file.0]
+                            .reg_file()
+                            .is_some_and(|r| r.prefix == head.name)
+                            && args.len() == 2
+                            && fields[reg].name == args[0].name
+                            && fields[offset].name == args[1].name =>
+                    {
+                        Some(ListRef::Indexed { file, reg, offset })
+                    }
+                    _ => None,
+                });
+                if indexed.is_none() {
+                    self.err(
+                        *span,
+                        "a composite operand in a list must be a register-indexed operand of `Order` (`UR[reg, offset]`); list other operands' fields by name",
+                    );
+                }
+                indexed
             }
         }
     }

@@ -48,6 +48,9 @@ pub enum Item {
     Registers(RegistersDef),
     /// `__DefFlow Name : kind` (extension): control flow and address operands.
     Flow(FlowDef),
+    /// `__DefCorrection Name` (extension): operand-info entries that replace the
+    /// authors' entries of the same kind in definition `Name`.
+    Correction(CorrectionDef),
     /// `__DefGroup`, `__DefOptype`, `__DefOpcode`.
     Def(Definition),
 }
@@ -137,6 +140,16 @@ pub enum FlowItem {
     Absolute(Ident),
     /// `immediate FIELD;`: a `CvtIShift` operand that is a plain number, no address.
     Immediate(Ident),
+}
+
+/// `__DefCorrection NAME` and its entry lines: each replaces the entry of the same kind
+/// (the same list, or `Bitwidth`/`AsmFormat` of the same operand) that definition
+/// `NAME` itself gives.
+#[derive(Debug, Clone)]
+pub struct CorrectionDef {
+    pub def: Ident,
+    pub entries: Vec<InfoEntry>,
+    pub span: Span,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -99,6 +99,7 @@ enum Header {
     OperandWord,
     Registers,
     Flow,
+    Correction,
     Def(DefKind),
     Section(SectionKind),
     Unknown,
@@ -128,6 +129,7 @@ fn header_of(line: &str) -> Option<(&str, Header)> {
         "DefOperandWord" => Header::OperandWord,
         "DefRegisters" => Header::Registers,
         "DefFlow" => Header::Flow,
+        "DefCorrection" => Header::Correction,
         "DefGroup" => Header::Def(DefKind::Group),
         "DefOptype" => Header::Def(DefKind::Optype),
         "DefOpcode" => Header::Def(DefKind::Opcode),
@@ -381,6 +383,27 @@ impl<'a> Parser<'a, '_> {
                     def,
                     kind,
                     items,
+                    span,
+                }))
+            }
+            Header::Correction => {
+                let span = c.span(line.trim());
+                let def = self.statement(line, "a correction header", |i| {
+                    let (i, _) = tag(word)(i)?;
+                    let (i, def) = must("a group, optype or opcode name", preceded(ws, ident))(i)?;
+                    Ok((i, c.ident(def)))
+                });
+                let mut entries = Vec::new();
+                for line in self.body_lines() {
+                    if let Some(e) =
+                        self.statement(line, "an `__OperandInfo` entry", |i| info_entry(c, i))
+                    {
+                        entries.push(e);
+                    }
+                }
+                Some(Item::Correction(CorrectionDef {
+                    def: def?,
+                    entries,
                     span,
                 }))
             }
