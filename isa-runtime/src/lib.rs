@@ -185,8 +185,13 @@
 //!   (`BREV`); it reverses the bit order.
 //! * **\[D15\] UF2FP** (udp.isa UF2FP: `TODO:`): as F2FP.F16.F32.PACK_AB, `URd =
 //!   {f16(URa), f16(SrcB)}` (`URa` in the high half), IEEE round to nearest even,
-//!   NaN stays a quiet NaN, f32 subnormals flush to ±0. `URc` has no role without a
-//!   modifier that would give it one; it is read and ignored.
+//!   every NaN (either sign, quiet or signalling, any payload) becomes the canonical
+//!   NaN `0x7FFF`, f32 subnormals flush to ±0. `URc` has no role without a modifier
+//!   that would give it one; it is read and ignored. *Hardware:* agrees on all 1,280
+//!   comparisons (`cvt.rn.f16x2.f32`, which ptxas compiles to F2FP.F16.F32.PACK_AB):
+//!   the rounding of every non-NaN input, and `0x7FFF` for all 197 NaN inputs. The
+//!   simulator used to keep a NaN's sign and payload (`sign | 0x7E00 | man >> 13`),
+//!   which disagreed with the GPU on 171 comparisons.
 //! * **\[D16\] UPOPC** (udp.isa UPOPC: `a >>= 1;` in a loop over `SrcB`): the loop never
 //!   ends; the result is the population count of `SrcB`.
 //! * **\[D17\] ULDC.128** (udp.isa ULDC: `Bitwidth<urd> = 32 + (dtype=="64")*32;`,

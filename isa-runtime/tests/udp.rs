@@ -155,6 +155,32 @@ fn ulea_three_modes() {
 }
 
 #[test]
+fn uf2fp_nan_is_the_canonical_half_nan() {
+    // [D15] as the GPU: every NaN input half is 0x7fff (sign and payload dropped);
+    // infinities keep their sign.
+    let w = uniform(
+        "UF2FP UR0, UR1, UR2, URZ\n\
+         UF2FP UR3, UR4, UR5, URZ\n\
+         UF2FP UR6, UR7, UR8, URZ\n\
+         UF2FP UR9, UR10, UR11, URZ",
+        &[
+            (1, 0x3f80_0000),  // 1.0 → 0x3c00
+            (2, 0xffa0_0000),  // -NaN (signalling) → 0x7fff
+            (4, 0x7f80_0001),  // the smallest signalling NaN
+            (5, 0x7fc0_0000),  // the default quiet NaN
+            (7, 0xffff_ffff),  // -NaN, every payload bit set
+            (8, 0xff80_0000),  // -inf → 0xfc00
+            (10, 0x7fff_e000), // +NaN whose top payload bits are all ones
+            (11, 0x7f80_0000), // +inf → 0x7c00
+        ],
+    );
+    assert_eq!(w.ureg(ur(0)), 0x3c00_7fff);
+    assert_eq!(w.ureg(ur(3)), 0x7fff_7fff);
+    assert_eq!(w.ureg(ur(6)), 0x7fff_fc00);
+    assert_eq!(w.ureg(ur(9)), 0x7fff_7c00);
+}
+
+#[test]
 fn uiabs_uimnmx_usel() {
     let w = uniform(
         "UIABS UR10, UR1\n\
@@ -489,7 +515,7 @@ fn uldc_every_dtype() {
 #[test]
 fn uf2fp_packs_two_halves() {
     // 1.0 = 0x3c00, -2.0 = 0xc000, 65504 = 0x7bff, 1e9 → inf 0x7c00,
-    // 2^-24 (smallest f16 subnormal) = 0x0001, NaN → 0x7e00, 1 + 2^-11 (tie) → 1.0.
+    // 2^-24 (smallest f16 subnormal) = 0x0001, NaN → 0x7fff ([D15]), 1 + 2^-11 (tie) → 1.0.
     let f = |x: f32| x.to_bits();
     let w = uniform(
         "UF2FP UR10, UR1, UR2, URZ\n\
@@ -509,7 +535,7 @@ fn uf2fp_packs_two_halves() {
     );
     assert_eq!(w.ureg(ur(10)), 0x3c00_c000);
     assert_eq!(w.ureg(ur(11)), 0x7bff_7c00);
-    assert_eq!(w.ureg(ur(12)), 0x0001_7e00);
+    assert_eq!(w.ureg(ur(12)), 0x0001_7fff);
     // 1 + 3·2^-11 is halfway between 0x3c01 and 0x3c02: to even → 0x3c02.
     assert_eq!(w.ureg(ur(13)), 0x3c00_3c02);
 }
