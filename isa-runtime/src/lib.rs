@@ -198,6 +198,25 @@
 //!   which is 32 for `.128`): the load is 128 bits, as the dtype says; it fills four
 //!   consecutive uniform registers from `URd` (the assembler, which follows the
 //!   `Bitwidth`, writes the destination as `UR20`, not `UR[20:23]`).
+//! * **\[D18\] ULEA with a negated `URa`** (udp.isa ULEA.LO: `t = URa << UImm5Sca; addr
+//!   = t & 0xFFFFFFFF + SrcB; … upu = addr > 4294967296`, `URa` negated first): so
+//!   read, the carry comes from the truncated `(-a) << n` plus `SrcB`, and the spec's
+//!   own example pair `ULEA UR0, UP0, -UR2, UR3, UR4; ULEA.HI.X.SX32 UR1, ~UR2, UR3,
+//!   UR5, UP0; // 联合完成UR[0:1]=-UR2<<UR3 + UR[4:5]` ("together compute UR[0:1] =
+//!   -UR2 << UR3 + UR[4:5]") gets a high word one too small whenever the low `32 - n`
+//!   bits of `a` are zero (`a = 0`: `0xFFFFFFFF_00000000` instead of 0). As 64 bits,
+//!   `-a << n` is `(~sext(a) << n) + (1 << n)`; the high instruction adds the first
+//!   term, so the second must reach it through the low instruction's carry. The
+//!   negated `.LO` therefore adds `(~a << n) & 0xFFFFFFFF`, `1 << n` and `SrcB` as one
+//!   sum (at most 33 bits) and its carry-out is that sum's, as `-x` is `~x + 1` inside
+//!   UIADD's and UIMAD's sums (`udp::term`); its result word is unchanged. The other
+//!   negated operands that feed a carry already work so (UIADD's `-a`/`-b`, UIMAD's and
+//!   UIMAD.WIDE's `-SrcC`, ULEA's `-SrcB`); `~` (the `.X` forms) adds no `+1`.
+//!   *Hardware:* agrees. All 320 comparisons of the pair (160 cases; the GPU computes
+//!   `(-sext(a) << n) + {c, b}` with `neg.s64`, `shl.b64`, `add.s64`) agree; under the
+//!   literal reading 60 high words were one too small. ptxas itself compiles the 64-bit
+//!   `b - ((long long)a << 5)` to the same `-`/`~` pair (`IADD3 R8, P0, R2, -R6, RZ`;
+//!   `IADD3.X R9, R3, ~R7, RZ, P0, !PT`).
 //!
 //! Other opcodes follow their pseudocode as written (BRA with the spec's golden
 //! model, BMOV, BSSY, BREAK, EXIT, BSYNC's yield release, SHFL as PTX `shfl`, UBMSK,
