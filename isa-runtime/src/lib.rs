@@ -238,8 +238,8 @@
 //!   = t & 0xFFFFFFFF + SrcB; … upu = addr > 4294967296`, `URa` negated first): so
 //!   read, the carry comes from the truncated `(-a) << n` plus `SrcB`, and the spec's
 //!   own example pair `ULEA UR0, UP0, -UR2, UR3, UR4; ULEA.HI.X.SX32 UR1, ~UR2, UR3,
-//!   UR5, UP0; // 联合完成UR[0:1]=-UR2<<UR3 + UR[4:5]` ("together compute UR[0:1] =
-//!   -UR2 << UR3 + UR[4:5]") gets a high word one too small whenever the low `32 - n`
+//!   UR5, UP0; // 联合完成UR[0:1]=-UR2<<UR3 + UR[4:5]` ("together compute `UR[0:1] =
+//!   -UR2 << UR3 + UR[4:5]`") gets a high word one too small whenever the low `32 - n`
 //!   bits of `a` are zero (`a = 0`: `0xFFFFFFFF_00000000` instead of 0). As 64 bits,
 //!   `-a << n` is `(~sext(a) << n) + (1 << n)`; the high instruction adds the first
 //!   term, so the second must reach it through the low instruction's carry. The
