@@ -299,7 +299,7 @@ fn uimul(w: &mut Warp, urd: UReg, a: u32, b: u32, bn: SignModi, lohi: Lohi, ityp
     w.set_ureg(urd, r);
 }
 
-/// ULEA.
+/// ULEA (\[D11\], \[D18\]).
 #[allow(clippy::too_many_arguments)]
 #[inline]
 fn ulea(
@@ -319,7 +319,7 @@ fn ulea(
     upp_not: PModi,
 ) {
     let x = ext == IExt::X;
-    let t = udp::lea_shifted(
+    let t = udp::lea_term(
         a,
         c,
         neg(an),
@@ -329,7 +329,7 @@ fn ulea(
         sh,
     );
     let cin = u64::from(x && up(w, upp, upp_not));
-    let (r, carry) = sum32(u64::from(t) + term(b, neg(bn), x) + cin);
+    let (r, carry) = sum32(t + term(b, neg(bn), x) + cin);
     w.set_ureg(urd, r);
     w.set_upred(upu, carry);
 }

@@ -240,17 +240,31 @@ pub fn lea_shifted(a: u32, c: u32, neg: bool, x_form: bool, hi: bool, sx32: bool
     }
 }
 
-/// IEEE binary32 → binary16, round to nearest even (NaN stays NaN, quiet).
+/// ULEA's shifted base as an adder term (its low 32 bits are [`lea_shifted`]).
+/// \[D18\] A negated `.LO` base (`-a`, plain form) is the two terms `(~a << sh) & 0xFFFFFFFF`
+/// and `1 << sh`, kept apart in the sum as [`term`] keeps `~x + 1`: the carry-out is
+/// that of the whole sum `(~a << sh) + (1 << sh) + SrcB` (at most 33 bits), not of the
+/// truncated `(-a) << sh` plus `SrcB`. Only so does the `+ (1 << sh)` of the negation
+/// reach the high half of a negated 64-bit pair (`ULEA -a` then `ULEA.HI.X ~a …` with
+/// the carry), as the spec's example and the GPU say.
+pub fn lea_term(a: u32, c: u32, neg: bool, x_form: bool, hi: bool, sx32: bool, sh: u8) -> u64 {
+    if neg && !x_form && !hi {
+        let sh = sh & 31;
+        u64::from(!a << sh) + (1u64 << sh)
+    } else {
+        u64::from(lea_shifted(a, c, neg, x_form, hi, sx32, sh))
+    }
+}
+
+/// IEEE binary32 → binary16, round to nearest even. \[D15\] Every NaN (either sign,
+/// quiet or signalling, any payload) becomes the canonical NaN `0x7FFF`, as the GPU's
+/// F2FP.F16.F32.PACK_AB gives it.
 pub fn f32_to_f16(x: u32) -> u16 {
     let sign = ((x >> 16) & 0x8000) as u16;
     let exp = ((x >> 23) & 0xff) as i32;
     let man = x & 0x7f_ffff;
     if exp == 0xff {
-        return if man == 0 {
-            sign | 0x7c00
-        } else {
-            sign | 0x7e00 | (man >> 13) as u16
-        };
+        return if man == 0 { sign | 0x7c00 } else { 0x7fff };
     }
     // Value = 1.man * 2^(exp-127) (normal) or 0.man * 2^-126 (subnormal).
     let e = exp - 127 + 15;

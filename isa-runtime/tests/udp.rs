@@ -155,6 +155,76 @@ fn ulea_three_modes() {
 }
 
 #[test]
+fn ulea_negated_pair_computes_the_spec_example() {
+    // The spec's example: `ULEA -UR2` then `ULEA.HI.X.SX32 ~UR2 … UP0` compute
+    // UR[0:1] = (-UR2 << n) + UR[4:5]. -a << n is (~sext(a) << n) + (1 << n): the low
+    // ULEA's carry must be that of (~a << n) + (1 << n) + SrcB ([D18]).
+    // a = 0, n = 0: ~0 + 1 + 0 = 2^32 → low 0, carry; high ~0 + 0 + 1 = 0.
+    let w = uniform(
+        "ULEA UR0, UP0, -UR2, UR4, URZ, 0x0\n\
+         ULEA.HI.X.SX32 UR1, UP1, ~UR2, UR5, URZ, 0x0, UP0",
+        &[(2, 0), (4, 0), (5, 0)],
+    );
+    assert_eq!((w.ureg(ur(0)), w.ureg(ur(1))), (0, 0));
+    assert!(w.upred(up(0)));
+    // a = 0x100, n = 24: -0x100 << 24 = 0xffffffff_00000000. Low: (0xfffffeff << 24)
+    // = 0xff000000, + (1 << 24) = 2^32 → 0, carry; high: hi(~sext(0x100) << 24) =
+    // 0xfffffffe, + 0 + 1.
+    let w = uniform(
+        "ULEA UR6, UP2, -UR3, UR4, URZ, 0x18\n\
+         ULEA.HI.X.SX32 UR7, UP3, ~UR3, UR5, URZ, 0x18, UP2",
+        &[(3, 0x100), (4, 0), (5, 0)],
+    );
+    assert_eq!((w.ureg(ur(6)), w.ureg(ur(7))), (0, 0xffff_ffff));
+    // The first case the H200 disagreed on before the fix: a = 0x090b6fe0, n = 31,
+    // {c, b} = 0x6d4c8221_ffefffff. a << 31 = 0x0485b7f0_00000000, negated
+    // 0xfb7a4810_00000000; + {c, b} = 0x68c6ca31_ffefffff (0xfb7a4810 + 0x6d4c8221
+    // carries out of 64 bits). The low instruction: ~a << 31 = 0x80000000 (a is even),
+    // + 2^31 = 2^32: the carry that the truncated (-a) << 31 = 0 lost.
+    let w = uniform(
+        "ULEA UR10, UP4, -UR1, UR2, URZ, 0x1f\n\
+         ULEA.HI.X.SX32 UR11, UP5, ~UR1, UR3, URZ, 0x1f, UP4",
+        &[(1, 0x090b_6fe0), (2, 0xffef_ffff), (3, 0x6d4c_8221)],
+    );
+    assert_eq!((w.ureg(ur(10)), w.ureg(ur(11))), (0xffef_ffff, 0x68c6_ca31));
+    assert!(w.upred(up(4)));
+    // a = 1, n = 0: -1 + 0 = 0xffffffff_ffffffff; ~1 + 1 = 0xffffffff, no carry.
+    let w = uniform(
+        "ULEA UR0, UP0, -UR2, URZ, URZ, 0x0\n\
+         ULEA.HI.X.SX32 UR1, UP1, ~UR2, URZ, URZ, 0x0, UP0",
+        &[(2, 1)],
+    );
+    assert_eq!((w.ureg(ur(0)), w.ureg(ur(1))), (0xffff_ffff, 0xffff_ffff));
+    assert!(!w.upred(up(0)));
+}
+
+#[test]
+fn uf2fp_nan_is_the_canonical_half_nan() {
+    // [D15] as the GPU: every NaN input half is 0x7fff (sign and payload dropped);
+    // infinities keep their sign.
+    let w = uniform(
+        "UF2FP UR0, UR1, UR2, URZ\n\
+         UF2FP UR3, UR4, UR5, URZ\n\
+         UF2FP UR6, UR7, UR8, URZ\n\
+         UF2FP UR9, UR10, UR11, URZ",
+        &[
+            (1, 0x3f80_0000),  // 1.0 → 0x3c00
+            (2, 0xffa0_0000),  // -NaN (signalling) → 0x7fff
+            (4, 0x7f80_0001),  // the smallest signalling NaN
+            (5, 0x7fc0_0000),  // the default quiet NaN
+            (7, 0xffff_ffff),  // -NaN, every payload bit set
+            (8, 0xff80_0000),  // -inf → 0xfc00
+            (10, 0x7fff_e000), // +NaN whose top payload bits are all ones
+            (11, 0x7f80_0000), // +inf → 0x7c00
+        ],
+    );
+    assert_eq!(w.ureg(ur(0)), 0x3c00_7fff);
+    assert_eq!(w.ureg(ur(3)), 0x7fff_7fff);
+    assert_eq!(w.ureg(ur(6)), 0x7fff_fc00);
+    assert_eq!(w.ureg(ur(9)), 0x7fff_7c00);
+}
+
+#[test]
 fn uiabs_uimnmx_usel() {
     let w = uniform(
         "UIABS UR10, UR1\n\
@@ -489,7 +559,7 @@ fn uldc_every_dtype() {
 #[test]
 fn uf2fp_packs_two_halves() {
     // 1.0 = 0x3c00, -2.0 = 0xc000, 65504 = 0x7bff, 1e9 → inf 0x7c00,
-    // 2^-24 (smallest f16 subnormal) = 0x0001, NaN → 0x7e00, 1 + 2^-11 (tie) → 1.0.
+    // 2^-24 (smallest f16 subnormal) = 0x0001, NaN → 0x7fff ([D15]), 1 + 2^-11 (tie) → 1.0.
     let f = |x: f32| x.to_bits();
     let w = uniform(
         "UF2FP UR10, UR1, UR2, URZ\n\
@@ -509,7 +579,7 @@ fn uf2fp_packs_two_halves() {
     );
     assert_eq!(w.ureg(ur(10)), 0x3c00_c000);
     assert_eq!(w.ureg(ur(11)), 0x7bff_7c00);
-    assert_eq!(w.ureg(ur(12)), 0x0001_7e00);
+    assert_eq!(w.ureg(ur(12)), 0x0001_7fff);
     // 1 + 3·2^-11 is halfway between 0x3c01 and 0x3c02: to even → 0x3c02.
     assert_eq!(w.ureg(ur(13)), 0x3c00_3c02);
 }
