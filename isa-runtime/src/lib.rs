@@ -203,16 +203,19 @@
 //!   binds tighter than `&` in C; the sum is `(t & 0xFFFFFFFF) + SrcB (+ upp)`.
 //!   *Hardware:* agrees on all 2,368 ULEA comparisons (every mode, with \[D18\]).
 //! * **\[D12\] UIMAD.WIDE with constant SrcC** (udp.isa UIMAD_WIDE_UUC: `Bitwidth<vc> =
-//!   32; Bitwidth<urd> = 32;`): contradicts `.WIDE` and its three siblings (the
-//!   linter reports it); it is executed with a 64-bit `SrcC` from constant memory
-//!   and a 64-bit `URd`. *Hardware:* agrees on the 576 comparisons of that form
+//!   32; Bitwidth<urd> = 32;`): contradicts `.WIDE` and its three siblings; it is
+//!   executed with a 64-bit `SrcC` from constant memory and a 64-bit `URd`, which is
+//!   what `isa-spec/corrections.isa` states for every tool (the operand facts, the
+//!   assembler's `UR[30:31]`), so this is no longer a deviation from the spec the
+//!   toolchain reads. *Hardware:* agrees on the 576 comparisons of that form
 //!   (192 cases: both words and the carry of the 64-bit `madc` sum).
 //! * **\[D13\] UP2UR/UR2UP** (udp.isa UP2UR assigns only `URd[8*k+7:8*k]`; UR2UP: `upr
 //!   = b_select & URa[...]` after packing `upr` from the predicates): `URd` is not an
 //!   input, so UP2UR takes its other bytes from `URa` (as P2R); UR2UP writes only the
 //!   predicates selected by `SbMsk` (the packing of `upr` is otherwise dead, and
-//!   clearing unselected predicates would make the mask pointless). `UP7` is `UPT`:
-//!   it reads 1 and writes are dropped. *Hardware:* not covered by the hardware data
+//!   clearing unselected predicates would make the mask pointless), so `UPR` is read
+//!   as well as written (`isa-spec/corrections.isa` lists it in UR2UP's `InList`).
+//!   `UP7` is `UPT`: it reads 1 and writes are dropped. *Hardware:* not covered by the hardware data
 //!   (PTX has no uniform predicate file).
 //! * **\[D14\] UBREV** (udp.isa UBREV: `URd = ~SrcB;`): the opcode is bit-reverse
 //!   (`BREV`); it reverses the bit order. *Hardware:* agrees on all 96 comparisons
@@ -231,8 +234,9 @@
 //!   192 comparisons (`popc.b32`, of `SrcB` and `~SrcB`).
 //! * **\[D17\] ULDC.128** (udp.isa ULDC: `Bitwidth<urd> = 32 + (dtype=="64")*32;`,
 //!   which is 32 for `.128`): the load is 128 bits, as the dtype says; it fills four
-//!   consecutive uniform registers from `URd` (the assembler, which follows the
-//!   `Bitwidth`, writes the destination as `UR20`, not `UR[20:23]`). *Hardware:* not
+//!   consecutive uniform registers from `URd`. `isa-spec/corrections.isa` gives the
+//!   `Bitwidth` that says so (`+ (dtype=="128")*96`), so the operand facts and the
+//!   assembler agree (`ULDC.128 UR[20:23], …`). *Hardware:* not
 //!   covered by the hardware data.
 //! * **\[D18\] ULEA with a negated `URa`** (udp.isa ULEA.LO: `t = URa << UImm5Sca; addr
 //!   = t & 0xFFFFFFFF + SrcB; … upu = addr > 4294967296`, `URa` negated first): so
