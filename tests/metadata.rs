@@ -358,6 +358,9 @@ fn generated_metadata_matches_the_model() {
         let list = |r: &ListRef| match *r {
             ListRef::Field(f) => expected_operand(m, op, ModelKind::Field(f)),
             ListRef::Word(w) => expected_operand(m, op, ModelKind::Word(w)),
+            ListRef::Indexed { file, reg, offset } => {
+                expected_operand(m, op, ModelKind::RegIndexed { file, reg, offset })
+            }
         };
         let in_list: Vec<_> = op.in_list.iter().map(list).collect();
         let out_list: Vec<_> = op.out_list.iter().map(list).collect();

@@ -179,6 +179,16 @@ fn expected_regs(m: &Model, i: usize, values: &[u128], list: &[ListRef]) -> Vec<
                     }
                 }
             }
+            // Any register of the file: which one, only the run knows.
+            ListRef::Indexed { file, .. } => {
+                let ty = m.ty(file);
+                let rf = ty
+                    .reg_file()
+                    .expect("an indexed operand names a register file");
+                for n in rf.lo..=rf.hi {
+                    out.push((ty.name.clone(), n));
+                }
+            }
             ListRef::Field(f) => {
                 let ty = m.ty(op.fields[f].ty);
                 match &ty.kind {

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use isa::Instruction;
 use isa_gen::asm::{AsmError, Assembler, PrintOptions};
 use isa_gen::model::interp::Decoded;
-use isa_gen::model::{FlowKind, Model};
+use isa_gen::model::{Address, FlowKind, Model};
 
 /// A name lookup as [`Codec::print`] takes it (a closure borrowing a table).
 pub fn symbols<'s, F: Fn(u64) -> Option<&'s str>>(f: &'s F) -> &'s dyn Fn(u64) -> Option<&'s str> {
@@ -142,7 +142,9 @@ impl Codec {
                     flow,
                     conditional: i.is_conditional(),
                     target: i.branch_target(addr),
-                    absolute: i.addresses().iter().map(|a| a.absolute).collect(),
+                    absolute: (0..i.addresses().len())
+                        .map(|k| i.address_is_absolute(k) == Some(true))
+                        .collect(),
                 })
             }
             Codec::Spec(a) => {
@@ -150,10 +152,14 @@ impl Codec {
                 let d = m.decode(word).ok()?;
                 let op = &m.opcodes[d.opcode];
                 Some(Facts {
-                    flow: op.flow.kind,
+                    flow: m.flow_kind(&d),
                     conditional: m.is_conditional(&d),
                     target: m.branch_target(&d, addr),
-                    absolute: op.address_operands().iter().map(|&(_, abs)| abs).collect(),
+                    absolute: op
+                        .address_operands()
+                        .iter()
+                        .map(|&(_, mode)| mode.at(&d.values) == Address::Absolute)
+                        .collect(),
                 })
             }
         }

@@ -522,8 +522,14 @@ impl Builder {
             let scope = Scope::new(&defs, i);
             for it in &flow.items {
                 match it {
-                    FlowItem::Target(id) | FlowItem::Absolute(id) | FlowItem::Immediate(id) => {
+                    FlowItem::Target(id)
+                    | FlowItem::Absolute(id, None)
+                    | FlowItem::Immediate(id) => {
                         self.field_use(&defs, &scope, id);
+                    }
+                    FlowItem::Absolute(id, Some((g, _))) => {
+                        self.field_use(&defs, &scope, id);
+                        self.field_use(&defs, &scope, g);
                     }
                     FlowItem::Condition(ids) => {
                         for id in ids {

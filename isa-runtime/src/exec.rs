@@ -109,29 +109,29 @@ pub(crate) fn execute(w: &mut Warp, insn: &Instruction) -> R {
             let t = rel_target(pc, 0).wrapping_add(i64::from(v as i32) as u64);
             Ok(bru::indirect(w, m, |_, _| t))
         }
-        // CALL and RET jump alike. [D3] the offset operand names an address
-        // (`pc + 16 + offset*16`), and `Va` is added to it in both modes; the C form
-        // has no offset: `.ABS` goes to `Va`, `.REL` to `pc + 16 + Va`.
+        // CALL and RET jump alike, to `Va` plus `offset*16` under `.ABS` and plus
+        // `pc + 16 + offset*16` under `.REL` (bru.isa CALL); the C form has no offset:
+        // `.ABS` goes to `Va`, `.REL` to `pc + 16 + Va`.
         I::CallR(i) => call_reg(
             w,
             pmask(w, i.pg, i.pg_not, i.pp, i.pp_not),
             i.ra,
-            i.offset.get(),
+            call_base(pc, i.offset.get(), i.mode),
         ),
         I::RetR(i) => call_reg(
             w,
             pmask(w, i.pg, i.pg_not, i.pp, i.pp_not),
             i.ra,
-            i.offset.get(),
+            call_base(pc, i.offset.get(), i.mode),
         ),
         I::CallU(i) => {
             let m = pmask(w, i.pg, i.pg_not, i.pp, i.pp_not);
-            let t = rel_target(pc, i.offset.get()).wrapping_add(w.ureg64(i.ura));
+            let t = call_base(pc, i.offset.get(), i.mode).wrapping_add(w.ureg64(i.ura));
             Ok(bru::indirect(w, m, |_, _| t))
         }
         I::RetU(i) => {
             let m = pmask(w, i.pg, i.pg_not, i.pp, i.pp_not);
-            let t = rel_target(pc, i.offset.get()).wrapping_add(w.ureg64(i.ura));
+            let t = call_base(pc, i.offset.get(), i.mode).wrapping_add(w.ureg64(i.ura));
             Ok(bru::indirect(w, m, |_, _| t))
         }
         I::CallC(i) => call_c(w, pmask(w, i.pg, i.pg_not, i.pp, i.pp_not), i.vb, i.mode),
@@ -188,8 +188,16 @@ pub(crate) fn execute(w: &mut Warp, insn: &Instruction) -> R {
     }
 }
 
-fn call_reg(w: &mut Warp, m: u32, ra: Reg, offset: i64) -> R {
-    let base = rel_target(w.active_pc, offset);
+/// What CALL/RET add `Va` to: `offset*16` under `.ABS`, `pc + 16 + offset*16` under
+/// `.REL`.
+fn call_base(pc: u64, offset: i64, mode: BasePcMode) -> u64 {
+    match mode {
+        BasePcMode::Abs => (offset as u64).wrapping_mul(INST_SIZE),
+        BasePcMode::Rel => rel_target(pc, offset),
+    }
+}
+
+fn call_reg(w: &mut Warp, m: u32, ra: Reg, base: u64) -> R {
     Ok(bru::indirect(w, m, |w, l| {
         base.wrapping_add(w.reg64(ra, l))
     }))

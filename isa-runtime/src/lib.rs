@@ -145,15 +145,14 @@
 //!   (inactive lanes keep their resume PC).
 //!   *Hardware:* not covered by the hardware data (no PTX instruction exposes the
 //!   convergence barriers or the warp's masks).
-//! * **\[D3\] Target of CALL/RET `.ABS` and of LEPC** (bru.isa CALL: `TargetPC = Va +
-//!   offset*INST_SIZE;` LEPC: `rd[mask2array(pmask)] = ActivePC;`): the offset field
-//!   is a `CvtIShift` operand, which this toolchain reads and writes as the address
-//!   `pc + 16 + offset*16` (docs/decisions.md), so `CALL.ABS 0x0` means address 0.
-//!   The simulator uses that address: CALL/RET go to `Va + address` in both modes
-//!   (for the C form, which has no offset, `.ABS` goes to `Va` and `.REL` to
-//!   `pc + 16 + Va`), and LEPC loads the address (`LEPC R[4:5], 0x80` loads 0x80). With the
-//!   offset left out (0) LEPC therefore loads the address of the *next* instruction,
-//!   not `ActivePC`.
+//! * **\[D3\] Target of LEPC** (bru.isa LEPC: `rd[mask2array(pmask)] = ActivePC;`):
+//!   the offset field is a `CvtIShift` operand, which this toolchain reads and writes
+//!   as the address `pc + 16 + offset*16` (docs/decisions.md), and LEPC loads that
+//!   address (`LEPC R[4:5], 0x80` loads 0x80). With the offset left out (0) LEPC
+//!   therefore loads the address of the *next* instruction, not `ActivePC`. CALL/RET
+//!   follow their semantics as written: `Va + offset*16` under `.ABS`, `pc + 16 + Va +
+//!   offset*16` under `.REL` (`isa-spec/backend.isa` reads the offset the same way,
+//!   per instance, so `CALL.ABS R[8:9], 0x100` adds 0x100 wherever it is placed).
 //!   *Hardware:* not covered by the hardware data (no PTX instruction exposes the
 //!   convergence barriers or the warp's masks).
 //! * **\[D4\] BSYNC consumes its B register** (bru.isa BSYNC: `bmask = bmask & ( bmask

@@ -853,9 +853,9 @@ fn scalar_case(
         "UIMAD.WIDE" => {
             let x = bit(v, 0);
             let neg = pick_if(bit(v, 2), x_form(x), "");
-            // The spec gives the constant-SrcC form a 32-bit URd ([D12]).
+            // The constant-SrcC form takes its 64-bit SrcC from constant memory.
             let (dst, tb, tc) = if form == "UUC" {
-                ("UR10", "UR2".to_string(), format!("{neg}{}", cm(8)))
+                ("UR[10:11]", "UR2".to_string(), format!("{neg}{}", cm(8)))
             } else {
                 ("UR[10:11]", sb, format!("{neg}UR[6:7]"))
             };

@@ -531,7 +531,7 @@ fn uldc_every_dtype() {
          ULDC.S16 UR13, c[0x1][0x2]\n\
          ULDC.U16 UR14, c[0x1][0x2]\n\
          ULDC.64 UR[16:17], c[0x0][0x160]\n\
-         ULDC.128 UR20, c[0x0][UR5+0x10]\n\
+         ULDC.128 UR[20:23], c[0x0][UR5+0x10]\n\
          EXIT",
         |w| {
             w.cmem.write_u32(0, 0x160, 5);

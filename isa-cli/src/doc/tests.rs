@@ -517,7 +517,7 @@ fn cross_references_search_and_markdown() {
         .collect();
     assert!(keys.iter().any(|k| k.contains("shfl_rrr")));
     // Conditional widths are written out per case.
-    assert!(page("ULDC.html").contains("64 if dtype = 64; 32 otherwise"));
+    assert!(page("ULDC.html").contains("64 if dtype = 64; 128 if dtype = 128; 32 otherwise"));
 }
 
 #[test]

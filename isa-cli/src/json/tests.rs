@@ -213,17 +213,24 @@ fn conditional_bit_widths_come_as_text_structure_and_cases() {
         .iter()
         .find(|b| b["operand"] == "urd")
         .unwrap();
-    assert_eq!(bw["text"], r#"32 + (dtype == "64") * 32"#);
+    // The width of corrections.isa, which replaces the authors' (it forgets `.128`).
+    assert_eq!(
+        bw["text"],
+        r#"32 + (dtype == "64") * 32 + (dtype == "128") * 96"#
+    );
     assert_eq!(bw["expr"]["op"], "+");
     assert_eq!(bw["expr"]["rhs"]["lhs"]["op"], "==");
-    assert_eq!(bw["expr"]["rhs"]["lhs"]["rhs"]["name"], "64");
+    assert_eq!(bw["expr"]["rhs"]["lhs"]["rhs"]["name"], "128");
+    assert_eq!(bw["expr"]["lhs"]["rhs"]["lhs"]["rhs"]["name"], "64");
     let cases = bw["cases"].as_array().unwrap();
     assert_eq!(cases.len(), 7);
-    let c64 = cases.iter().find(|c| c["when"]["dtype"] == "64").unwrap();
-    assert_eq!(c64["width"], 64);
+    for (dtype, width) in [("64", 64), ("128", 128)] {
+        let c = cases.iter().find(|c| c["when"]["dtype"] == dtype).unwrap();
+        assert_eq!(c["width"], width);
+    }
     assert!(cases
         .iter()
-        .filter(|c| c["when"]["dtype"] != "64")
+        .filter(|c| c["when"]["dtype"] != "64" && c["when"]["dtype"] != "128")
         .all(|c| c["width"] == 32));
 }
 

@@ -720,15 +720,14 @@ fn assign(
                     }
                 }
                 TypeKind::Immediate { signed } => {
-                    let address = op.address(f);
+                    // The modifiers are read: an address mode they choose is known.
+                    let address = op.address_at(f, values);
                     let v = match (&tok.core, address) {
                         (Core::Number(v), _) => *v,
-                        (Core::Label(l), Some((_, Address::Relative | Address::Absolute))) => {
-                            match labels(l) {
-                                Some(t) => t as i128,
-                                None => return Assign::Invalid(format!("undefined label `{l}`")),
-                            }
-                        }
+                        (Core::Label(l), Some((_, mode))) if mode.is_address() => match labels(l) {
+                            Some(t) => t as i128,
+                            None => return Assign::Invalid(format!("undefined label `{l}`")),
+                        },
                         (Core::Label(_), _) => {
                             return Assign::Invalid(
                                 "a label is only allowed as a branch target".into(),
@@ -748,7 +747,8 @@ fn assign(
                     let w = t.width;
                     let (lo, hi) = bounds(w, *signed);
                     let value = match address {
-                        Some((shift, Address::Relative)) => {
+                        // (`address_at` resolves `Select` to one of the others.)
+                        Some((shift, Address::Relative | Address::Select { .. })) => {
                             let next = addr as i128 + 16;
                             let Some(rel) = v.checked_sub(next) else {
                                 return Assign::Invalid(format!(

@@ -236,8 +236,9 @@ fn operand_text(a: &Assembler, d: &Decoded, o: &Operand, addr: u64, opts: &Print
                     } else {
                         v[f] as i128
                     };
-                    match op.address(f) {
-                        Some((shift, Address::Relative)) => {
+                    match op.address_at(f, v) {
+                        // (`address_at` resolves `Select` to one of the others.)
+                        Some((shift, Address::Relative | Address::Select { .. })) => {
                             opts.address(addr as i128 + 16 + (value << shift))
                         }
                         Some((shift, Address::Absolute)) => opts.address(value << shift),

@@ -166,6 +166,16 @@ impl Gen<'_> {
                             let shift = lit(shift as u128, "u32");
                             quote! { write_addr(w, addr as i128 + 16 + ((self.#id.get() as i128) << #shift), o)?; }
                         }
+                        // The instance's mode field decides.
+                        Some((shift, Address::Select { field, code })) => {
+                            let shift = lit(shift as u128, "u32");
+                            let g = self.field_ident(&op.fields[field]);
+                            let code = lit(code, "u128");
+                            quote! {
+                                let base = if self.#g.bits() as u128 == #code { 0 } else { addr as i128 + 16 };
+                                write_addr(w, base + ((self.#id.get() as i128) << #shift), o)?;
+                            }
+                        }
                         Some((shift, Address::Absolute)) => {
                             let shift = lit(shift as u128, "u32");
                             quote! { write_addr(w, (self.#id.get() as i128) << #shift, o)?; }
@@ -409,8 +419,12 @@ impl Gen<'_> {
             .collect();
         let operands = quote! { #( #stmts )* #( #writes )* };
         let op = &a.model.opcodes[opcode];
-        let relative =
-            (0..op.fields.len()).any(|f| matches!(op.address(f), Some((_, Address::Relative))));
+        let relative = (0..op.fields.len()).any(|f| {
+            matches!(
+                op.address(f),
+                Some((_, Address::Relative | Address::Select { .. }))
+            )
+        });
         let addr = if !relative {
             format_ident!("_addr")
         } else {

@@ -268,6 +268,12 @@ impl Gen<'_> {
                                 Some((s, Address::Relative)) => (quote! { ImmAddr::Rel }, s),
                                 Some((s, Address::Absolute)) => (quote! { ImmAddr::Abs }, s),
                                 Some((s, Address::Number)) => (quote! { ImmAddr::Scaled }, s),
+                                Some((s, Address::Select { field, code })) => {
+                                    let g = &op.fields[field];
+                                    let at = at(g.start, g.width);
+                                    let code = lit(code, "u128");
+                                    (quote! { ImmAddr::Select { mode: #at, abs: #code } }, s)
+                                }
                                 None => (quote! { ImmAddr::No }, 0),
                             };
                             let shift = lit(shift as u128, "u8");

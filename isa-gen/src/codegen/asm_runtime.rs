@@ -23,6 +23,9 @@ enum ImmAddr {
     Abs,
     /// A number written scaled: `x << shift`.
     Scaled,
+    /// `Abs` when the modifier at `mode` holds `abs`, `Rel` otherwise (BasePCMode's
+    /// `.ABS`/`.REL`): the modifiers are read before the operands.
+    Select { mode: At, abs: u128 },
 }
 
 /// The core of an operand token.
@@ -609,7 +612,7 @@ pub(crate) fn nearest<'c, const N: usize>(
 // ---------------------------------------------------------------------------------
 
 /// A field's place in the word.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct At {
     start: u8,
     width: u8,
@@ -986,6 +989,11 @@ fn read(
             addr: mode,
             shift,
         } => {
+            let mode = match mode {
+                ImmAddr::Select { mode: m, abs } if u128::from(m.get(*w)) == abs => ImmAddr::Abs,
+                ImmAddr::Select { .. } => ImmAddr::Rel,
+                m => m,
+            };
             let v = match tok.core {
                 TokCore::Number(v) => v,
                 TokCore::Label(l) if matches!(mode, ImmAddr::Rel | ImmAddr::Abs) => match labels(l)
@@ -1042,7 +1050,8 @@ fn read(
                     }
                     off
                 }
-                ImmAddr::No => {
+                // (`Select` is `Abs` or `Rel` by now.)
+                ImmAddr::No | ImmAddr::Select { .. } => {
                     // A signed immediate may also be written as its bit pattern.
                     let pattern_hi = bounds(width, false).1;
                     if v < lo || v > pattern_hi {

@@ -8,7 +8,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::{lit, uint_ty, Gen};
-use crate::model::{Access, Opcode, RegSource, TypeId, TypeKind};
+use crate::model::{Access, Address, Opcode, RegSource, TypeId, TypeKind};
 
 const BACKEND_RUNTIME: &str = include_str!("backend_runtime.rs");
 const BUFFER_RUNTIME: &str = include_str!("buffer_runtime.rs");
@@ -250,13 +250,29 @@ impl Gen<'_> {
 
         let mut addresses = Vec::new();
         let mut target = quote! { None };
-        for (f, absolute) in op.address_operands() {
+        let mut direct = quote! { None };
+        for (f, mode) in op.address_operands() {
             let Some((shift, _)) = op.address(f) else {
                 continue;
             };
             if op.flow.target == Some(f) {
                 let k = lit(addresses.len() as u128, "u8");
                 target = quote! { Some(#k) };
+            }
+            if let Some((regs, t)) = &op.flow.direct {
+                if *t == f {
+                    let k = lit(addresses.len() as u128, "u8");
+                    let pairs = regs.iter().flat_map(|&r| {
+                        let zeros = m.ty(op.fields[r].ty).reg_file().map_or(Vec::new(), |rf| {
+                            rf.reads.iter().filter(|x| x.1 == 0).map(|x| x.0).collect()
+                        });
+                        zeros.into_iter().map(move |c| {
+                            let (r, c) = (lit(r as u128, "u8"), lit(c, "u128"));
+                            quote! { (#r, #c) }
+                        })
+                    });
+                    direct = quote! { Some((&[ #( #pairs ),* ], #k)) };
+                }
             }
             let field = &op.fields[f];
             let ty = m.ty(field.ty);
@@ -265,8 +281,16 @@ impl Gen<'_> {
             let shift = lit(shift as u128, "u8");
             let width = lit(ty.width.min(field.width) as u128, "u8");
             let signed = matches!(ty.kind, TypeKind::Immediate { signed: true });
+            let absolute = mode == Address::Absolute;
+            let absolute_when = match mode {
+                Address::Select { field, code } => {
+                    let (g, c) = (lit(field as u128, "u8"), lit(code, "u128"));
+                    quote! { Some((#g, #c)) }
+                }
+                _ => quote! { None },
+            };
             addresses.push(quote! {
-                backend::AddressInfo { operand: #name, field: #fl, shift: #shift, width: #width, signed: #signed, absolute: #absolute }
+                backend::AddressInfo { operand: #name, field: #fl, shift: #shift, width: #width, signed: #signed, absolute: #absolute, absolute_when: #absolute_when }
             });
         }
 
@@ -326,6 +350,7 @@ impl Gen<'_> {
             guard_fields: #guard_fields,
             addresses: &[ #( #addresses ),* ],
             target: #target,
+            direct: #direct,
             regs: &[ #( #regs ),* ],
         }
     }

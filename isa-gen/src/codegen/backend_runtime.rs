@@ -130,9 +130,23 @@ pub struct AddressInfo {
     pub width: u8,
     /// Whether the type is signed (two's complement).
     pub signed: bool,
-    /// An absolute address; otherwise relative to the next instruction
-    /// (`pc + 16 + (value << shift)`).
+    /// An absolute address in every instance; otherwise relative to the next
+    /// instruction (`pc + 16 + (value << shift)`) unless `absolute_when` says.
     pub absolute: bool,
+    /// Absolute in the instances whose field `.0` (index into
+    /// [`OpcodeInfo::fields`]) holds code `.1` (a `.ABS` modifier), relative in the
+    /// others: see [`Instruction::address_is_absolute`].
+    pub absolute_when: Option<(u8, u128)>,
+}
+
+impl AddressInfo {
+    /// Whether the operand is absolute in the instruction encoded as `word`.
+    const fn is_absolute_in(&self, word: u128, fields: &[FieldInfo]) -> bool {
+        match self.absolute_when {
+            Some((f, code)) => field_bits(word, &fields[f as usize]) == code,
+            None => self.absolute,
+        }
+    }
 }
 
 /// A register operand of an opcode, as static metadata.
@@ -272,9 +286,32 @@ const fn with_field(word: u128, f: &FieldInfo, code: u128) -> u128 {
 }
 
 impl Instruction {
-    /// What the instruction does to the program counter.
+    /// What the instruction does to the program counter: its opcode's flow, except
+    /// that an indirect branch, call or return through registers that read 0
+    /// (`CALL.REL RZ, 0x100`) is a direct branch or call to its address operand (a
+    /// return to a fixed address is a branch).
     pub fn flow(&self) -> Flow {
-        self.opcode().info().flow
+        let info = self.opcode().info();
+        match (info.flow, self.direct_target()) {
+            (Flow::IndirectCall, Some(_)) => Flow::Call,
+            (Flow::IndirectBranch | Flow::Return, Some(_)) => Flow::Branch,
+            (flow, _) => flow,
+        }
+    }
+
+    /// The address operand an indirect flow goes to when every register it adds to
+    /// it reads 0 (index into [`Instruction::addresses`]).
+    fn direct_target(&self) -> Option<u8> {
+        let info = self.opcode().info();
+        let (zeros, k) = info.direct?;
+        let w = self.encode();
+        zeros
+            .iter()
+            .all(|&(f, _)| {
+                let code = field_bits(w, &info.fields[f as usize]);
+                zeros.iter().any(|&(g, z)| g == f && z == code)
+            })
+            .then_some(k)
     }
 
     /// Whether the guard predicate may be false: it is not the always-true register,
@@ -303,10 +340,18 @@ impl Instruction {
         self.opcode().info().addresses
     }
 
+    /// Whether address operand `k` is an absolute address in this instance (not one
+    /// relative to the next instruction); `None` when there is no such operand.
+    pub fn address_is_absolute(&self, k: usize) -> Option<bool> {
+        let info = self.opcode().info();
+        Some(info.addresses.get(k)?.is_absolute_in(self.encode(), info.fields))
+    }
+
     /// The address that address operand `k` names, for the instruction at `addr`.
     pub fn address(&self, k: usize, addr: u64) -> Option<u64> {
         let a = self.addresses().get(k)?;
-        let f = &self.opcode().info().fields[a.field as usize];
+        let info = self.opcode().info();
+        let f = &info.fields[a.field as usize];
         let raw = field_bits(self.encode(), f);
         let v = if a.signed && a.width < 128 && (raw >> (a.width - 1)) & 1 == 1 {
             (raw | (u128::MAX << a.width)) as i128
@@ -314,7 +359,7 @@ impl Instruction {
             raw as i128
         };
         let offset = (v as u64).wrapping_shl(u32::from(a.shift));
-        Some(if a.absolute {
+        Some(if a.is_absolute_in(self.encode(), info.fields) {
             offset
         } else {
             addr.wrapping_add(16).wrapping_add(offset)
@@ -331,12 +376,18 @@ impl Instruction {
     /// The address the instruction's flow goes to (a direct branch or call, or the
     /// convergence point of a `converge`), for the instruction at `addr`.
     pub fn branch_target(&self, addr: u64) -> Option<u64> {
-        self.address(self.opcode().info().target? as usize, addr)
+        let k = self.opcode().info().target.or_else(|| self.direct_target())?;
+        self.address(k as usize, addr)
     }
 
     /// Makes the instruction at `addr` go to `target`.
     pub fn set_branch_target(&mut self, addr: u64, target: u64) -> Result<(), TargetError> {
-        let k = self.opcode().info().target.ok_or(TargetError::NoAddress)?;
+        let k = self
+            .opcode()
+            .info()
+            .target
+            .or_else(|| self.direct_target())
+            .ok_or(TargetError::NoAddress)?;
         self.set_address(k as usize, addr, target)
     }
 
@@ -346,7 +397,11 @@ impl Instruction {
         let insn = Instruction::decode(word).map_err(|_| TargetError::NoAddress)?;
         let info = insn.opcode().info();
         let a = info.addresses.get(k).ok_or(TargetError::NoAddress)?;
-        let base = if a.absolute { 0 } else { addr.wrapping_add(16) };
+        let base = if a.is_absolute_in(word, info.fields) {
+            0
+        } else {
+            addr.wrapping_add(16)
+        };
         let delta = target.wrapping_sub(base) as i64 as i128;
         let align = 1i128 << a.shift;
         if delta.rem_euclid(align) != 0 {

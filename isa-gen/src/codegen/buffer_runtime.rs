@@ -309,7 +309,7 @@ impl CodeBuffer {
                 self.relocs.push(Reloc {
                     offset: at - self.base,
                     operand: k as u8,
-                    kind: if a.absolute {
+                    kind: if a.is_absolute_in(insn.encode(), info.fields) {
                         RelocKind::Absolute
                     } else {
                         RelocKind::Relative

@@ -653,6 +653,13 @@ impl Gen<'_> {
                     pub addresses: &'static [backend::AddressInfo],
                     /// The address operand the flow goes to (index into `addresses`).
                     pub target: Option<u8>,
+                    /// For an indirect flow that adds registers to an address operand:
+                    /// `(field, code)` pairs naming, for each such register field, a
+                    /// register that reads 0, and the address operand (index into
+                    /// `addresses`). An instance whose every such field holds one is a
+                    /// direct branch or call to that operand's address
+                    /// (`CALL.REL RZ, 0x100`; see `Instruction::flow`).
+                    pub direct: Option<(&'static [(u8, u128)], u8)>,
                     /// The register operands: `Order` first, then registers the In/Out lists
                     /// name outside it.
                     pub regs: &'static [backend::RegOperandInfo],

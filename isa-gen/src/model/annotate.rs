@@ -6,7 +6,7 @@
 use std::collections::{HashMap, HashSet};
 
 use super::flow::{Address, Flow, FlowKind};
-use super::{DefId, Model, Opcode, Role, TypeId};
+use super::{DefId, Model, Opcode, OperandKind, Role, TypeId};
 use crate::diag::{Diagnostic, Diagnostics, Lint};
 use crate::source::Span;
 use crate::syntax::ast::{self, FlowItem, Item, SpecFile};
@@ -238,11 +238,37 @@ fn resolve_flow(model: &Model, op: &Opcode, a: &mut Annotation, diags: &mut Diag
                     }
                 }
             }
-            FlowItem::Absolute(id) | FlowItem::Immediate(id) => {
-                let mode = if matches!(item, FlowItem::Absolute(_)) {
-                    Address::Absolute
-                } else {
-                    Address::Number
+            FlowItem::Absolute(id, _) | FlowItem::Immediate(id) => {
+                let mode = match item {
+                    FlowItem::Absolute(_, None) => Address::Absolute,
+                    FlowItem::Absolute(_, Some((g, v))) => {
+                        // `when G == V`: G an enumeration field of the opcode, V a value of it.
+                        let Some(gf) = field(g) else {
+                            report(k, g.span, format!("`{}` has no field `{}`", op.name, g.name), diags);
+                            continue;
+                        };
+                        let code = model
+                            .ty(op.fields[gf].ty)
+                            .enum_values()
+                            .and_then(|vs| vs.iter().find(|x| x.name == v.text))
+                            .map(|x| x.code);
+                        let Some(code) = code else {
+                            report(
+                                k,
+                                v.span,
+                                format!(
+                                    "`{}` is not a value of `{}`, the type of `{}`",
+                                    v.text,
+                                    model.ty(op.fields[gf].ty).name,
+                                    g.name
+                                ),
+                                diags,
+                            );
+                            continue;
+                        };
+                        Address::Select { field: gf, code }
+                    }
+                    _ => Address::Number,
                 };
                 match field(id) {
                     Some(f) if op.address(f).is_some() => {
@@ -251,7 +277,7 @@ fn resolve_flow(model: &Model, op: &Opcode, a: &mut Annotation, diags: &mut Diag
                                 report(
                                     k,
                                     id.span,
-                                    format!("`{}` is declared both absolute and immediate", id.name),
+                                    format!("`{}` is given two address modes", id.name),
                                     diags,
                                 );
                             }
@@ -276,12 +302,7 @@ fn resolve_flow(model: &Model, op: &Opcode, a: &mut Annotation, diags: &mut Diag
     // The target: named, or the one address operand of a kind that needs one.
     let addresses: Vec<usize> = (0..op.fields.len())
         .filter(|&f| op.fields[f].role == Role::Operand)
-        .filter(|&f| {
-            matches!(
-                flow_address(op, &flow, f),
-                Some(Address::Relative | Address::Absolute)
-            )
-        })
+        .filter(|&f| flow_address(op, &flow, f).is_some_and(Address::is_address))
         .collect();
     match target {
         Some((f, span)) => {
@@ -322,7 +343,48 @@ fn resolve_flow(model: &Model, op: &Opcode, a: &mut Annotation, diags: &mut Diag
         },
         None => {}
     }
+    flow.direct = direct(model, op, &flow, &addresses);
     flow
+}
+
+/// For an indirect kind whose only address operand is added to registers (`CALL.REL
+/// Ra, offset`): those register fields and the operand. Every other operand of `Order`
+/// must be the guard or a condition, and each register field's file must have a
+/// register that reads 0; otherwise (a constant-memory table, say) there is none.
+fn direct(
+    model: &Model,
+    op: &Opcode,
+    flow: &Flow,
+    addresses: &[usize],
+) -> Option<(Vec<usize>, usize)> {
+    if !matches!(
+        flow.kind,
+        FlowKind::IndirectBranch | FlowKind::IndirectCall | FlowKind::Return
+    ) {
+        return None;
+    }
+    let [target] = addresses else {
+        return None;
+    };
+    let guard = op.guard(model);
+    let mut regs = Vec::new();
+    for o in &op.order {
+        let OperandKind::Field(f) = o.kind else {
+            return None;
+        };
+        if f == *target || Some(f) == guard || flow.conditions.contains(&f) {
+            continue;
+        }
+        let zero = model
+            .ty(op.fields[f].ty)
+            .reg_file()
+            .is_some_and(|r| r.reads.iter().any(|&(_, v)| v == 0));
+        if !zero {
+            return None;
+        }
+        regs.push(f);
+    }
+    (!regs.is_empty()).then_some((regs, *target))
 }
 
 /// The address mode of field `f` under a flow being built.

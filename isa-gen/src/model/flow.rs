@@ -108,6 +108,30 @@ pub enum Address {
     Absolute,
     /// No address: a number printed as `x << n` (`immediate` in `__DefFlow`).
     Number,
+    /// Absolute when `field` holds `code`, relative otherwise (`absolute F when G ==
+    /// V;`: BasePCMode's `.ABS`/`.REL`): each instance says which.
+    Select { field: usize, code: u128 },
+}
+
+impl Address {
+    /// The mode of an instance whose field codes are `values`.
+    pub fn at(self, values: &[u128]) -> Address {
+        match self {
+            Address::Select { field, code } => {
+                if values.get(field) == Some(&code) {
+                    Address::Absolute
+                } else {
+                    Address::Relative
+                }
+            }
+            a => a,
+        }
+    }
+
+    /// Whether it names a code address (it takes a label) in some instance.
+    pub fn is_address(self) -> bool {
+        self != Address::Number
+    }
 }
 
 /// The resolved `__DefFlow` of an opcode.
@@ -121,6 +145,11 @@ pub struct Flow {
     pub conditions: Vec<usize>,
     /// `CvtIShift` fields that are not relative addresses, and how they are read.
     pub addresses: Vec<(usize, Address)>,
+    /// For an indirect kind: the register fields it adds to its address operand
+    /// `direct.1`. An instance whose every one of them names a register that reads 0
+    /// (`CALL.REL RZ, 0x100`) goes to that operand's address, as a direct branch or
+    /// call ([`Model::flow_kind`]).
+    pub direct: Option<(Vec<usize>, usize)>,
     /// The `__DefFlow` line that gave it (none for the default).
     pub span: Option<Span>,
 }
@@ -142,15 +171,22 @@ impl Opcode {
         Some((shift, mode))
     }
 
+    /// [`Opcode::address`] of an instance whose field codes are `values`: its mode is
+    /// `Relative`, `Absolute` or `Number`, never `Select`.
+    pub fn address_at(&self, field: usize, values: &[u128]) -> Option<(u32, Address)> {
+        self.address(field)
+            .map(|(shift, mode)| (shift, mode.at(values)))
+    }
+
     /// The address operands (the `CvtIShift` fields that are not plain
-    /// numbers), in field order, each with whether it is absolute: what the generated
-    /// `OpcodeInfo::addresses` lists, and what a relocation's operand index counts.
-    pub fn address_operands(&self) -> Vec<(usize, bool)> {
+    /// numbers), in field order, each with its mode (which [`Address::at`] resolves for
+    /// an instance): what the generated `OpcodeInfo::addresses` lists, and what a
+    /// relocation's operand index counts.
+    pub fn address_operands(&self) -> Vec<(usize, Address)> {
         (0..self.fields.len())
-            .filter_map(|f| match self.address(f)? {
-                (_, Address::Relative) => Some((f, false)),
-                (_, Address::Absolute) => Some((f, true)),
-                (_, Address::Number) => None,
+            .filter_map(|f| {
+                let (_, mode) = self.address(f)?;
+                mode.is_address().then_some((f, mode))
             })
             .collect()
     }
@@ -191,10 +227,10 @@ impl Model {
         let (shift, mode) = op.address(field)?;
         let f = &op.fields[field];
         let offset = (self.signed_value(f, d.values[field]) as u64).wrapping_shl(shift);
-        match mode {
+        match mode.at(&d.values) {
             Address::Relative => Some(addr.wrapping_add(INST_SIZE).wrapping_add(offset)),
             Address::Absolute => Some(offset),
-            Address::Number => None,
+            Address::Number | Address::Select { .. } => None,
         }
     }
 
@@ -218,10 +254,10 @@ impl Model {
     ) -> Result<u128, TargetError> {
         let op = &self.opcodes[d.opcode];
         let (shift, mode) = op.address(field).ok_or(TargetError::NoTarget)?;
-        let base = match mode {
+        let base = match mode.at(&d.values) {
             Address::Relative => addr.wrapping_add(INST_SIZE),
             Address::Absolute => 0,
-            Address::Number => return Err(TargetError::NoTarget),
+            Address::Number | Address::Select { .. } => return Err(TargetError::NoTarget),
         };
         let delta = target.wrapping_sub(base) as i64 as i128;
         let align = 1i128 << shift;
@@ -260,9 +296,42 @@ impl Model {
         self.is_guarded(d) || op.flow.conditions.iter().any(|&c| !at_default(c))
     }
 
-    /// The address the flow of `d` (at `addr`) names: its target operand's value.
+    /// Whether an instance of an indirect flow goes to a known address: every
+    /// register it adds to its address operand reads 0 (`CALL.REL RZ, 0x100`).
+    fn direct_target(&self, d: &Decoded) -> Option<usize> {
+        let op = &self.opcodes[d.opcode];
+        let (regs, target) = op.flow.direct.as_ref()?;
+        regs.iter()
+            .all(|&f| {
+                self.ty(op.fields[f].ty)
+                    .reg_file()
+                    .is_some_and(|r| r.reads_zero(d.values[f]))
+            })
+            .then_some(*target)
+    }
+
+    /// What an instance does to the program counter: its opcode's flow, except that an
+    /// indirect branch, call or return through registers that read 0 is a direct
+    /// branch or call (a return to a fixed address is a branch).
+    pub fn flow_kind(&self, d: &Decoded) -> FlowKind {
+        let kind = self.opcodes[d.opcode].flow.kind;
+        if self.direct_target(d).is_none() {
+            return kind;
+        }
+        match kind {
+            FlowKind::IndirectCall => FlowKind::Call,
+            FlowKind::IndirectBranch | FlowKind::Return => FlowKind::Branch,
+            k => k,
+        }
+    }
+
+    /// The address the flow of `d` (at `addr`) names: its target operand's value (also
+    /// for an indirect flow through registers that read 0).
     pub fn branch_target(&self, d: &Decoded, addr: u64) -> Option<u64> {
-        let t = self.opcodes[d.opcode].flow.target?;
+        let t = self.opcodes[d.opcode]
+            .flow
+            .target
+            .or_else(|| self.direct_target(d))?;
         self.address_value(d, t, addr)
     }
 
@@ -276,6 +345,7 @@ impl Model {
         let t = self.opcodes[d.opcode]
             .flow
             .target
+            .or_else(|| self.direct_target(d))
             .ok_or(TargetError::NoTarget)?;
         let code = self.address_code(d, t, addr, target)?;
         d.values[t] = code;

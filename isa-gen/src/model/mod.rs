@@ -89,9 +89,18 @@ pub struct RegFile {
     pub hi: u128,
     /// Named constant registers (`RZ = 255`): reads give a constant, writes are dropped.
     pub named: Vec<(String, u128)>,
+    /// `(code, value)`: the value a named constant register reads, where the spec says
+    /// (`RZ = 255 reads 0;`).
+    pub reads: Vec<(u128, u128)>,
 }
 
 impl RegFile {
+    /// Whether `code` names a constant register that reads 0 (`RZ`): an address
+    /// computed from it is known without running the program.
+    pub fn reads_zero(&self, code: u128) -> bool {
+        self.reads.contains(&(code, 0))
+    }
+
     pub fn is_valid(&self, code: u128) -> bool {
         (self.lo..=self.hi).contains(&code) || self.named.iter().any(|(_, c)| *c == code)
     }

@@ -299,6 +299,7 @@ impl<'a> Resolver<'a> {
         let mut range: Option<(String, u128, u128, Span)> = None;
         // Each constant register with the span of its name and of its code.
         let mut named: Vec<(String, u128, Span, Span)> = Vec::new();
+        let mut reads_values: Vec<(u128, u128)> = Vec::new();
         let mut ok = true;
         for item in &rf.items {
             match item {
@@ -330,7 +331,21 @@ impl<'a> Resolver<'a> {
                         ));
                     }
                 }
-                ast::RegFileItem::Named { name, code } => {
+                ast::RegFileItem::Named { name, code, reads } => {
+                    if let Some(v) = reads {
+                        if !fits(v.value, 32) {
+                            self.err(
+                                v.span,
+                                format!(
+                                    "`{}` reads {:#x}, wider than a register's 32 bits",
+                                    name.name, v.value
+                                ),
+                            );
+                            ok = false;
+                        } else {
+                            reads_values.push((code.value, v.value));
+                        }
+                    }
                     if !fits(code.value, w) {
                         self.err(
                             code.span,
@@ -385,6 +400,7 @@ impl<'a> Resolver<'a> {
             lo,
             hi,
             named: Vec::new(),
+            reads: Vec::new(),
         };
         for (n, c, name_span, code_span) in &named {
             if (lo..=hi).contains(c) {
@@ -420,6 +436,7 @@ impl<'a> Resolver<'a> {
             lo,
             hi,
             named,
+            reads: reads_values,
         })
     }
 

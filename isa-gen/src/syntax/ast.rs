@@ -81,8 +81,13 @@ pub struct RegFileDef {
 pub enum RegFileItem {
     /// `R 0..254;`: registers `R0`..`R254`, encoded as their index.
     Range { prefix: Ident, lo: Int, hi: Int },
-    /// `RZ = 255;`: a named constant register (reads a constant, writes are dropped).
-    Named { name: Ident, code: Int },
+    /// `RZ = 255;`: a named constant register (reads a constant, writes are dropped);
+    /// `RZ = 255 reads 0;` also says which value it reads.
+    Named {
+        name: Ident,
+        code: Int,
+        reads: Option<Int>,
+    },
 }
 
 #[derive(Debug, Clone)]
@@ -136,8 +141,10 @@ pub enum FlowItem {
     Target(Ident),
     /// `condition F, G;`: fields whose non-default value makes the flow conditional.
     Condition(Vec<Ident>),
-    /// `absolute FIELD;`: an address operand that is not pc-relative.
-    Absolute(Ident),
+    /// `absolute FIELD;`: an address operand that is not pc-relative;
+    /// `absolute FIELD when G == V;`: absolute in the instances whose field `G` holds
+    /// `V`, relative in the others.
+    Absolute(Ident, Option<(Ident, ValueRef)>),
     /// `immediate FIELD;`: a `CvtIShift` operand that is a plain number, no address.
     Immediate(Ident),
 }

@@ -828,11 +828,15 @@ fn regfile_item<'a>(c: Ctx<'a>, i: &'a str) -> PResult<'a, RegFileItem> {
     let (i, eq) = opt(sym("="))(i)?;
     let item = if eq.is_some() {
         let (i, code) = must("a number", |i| int_node(c, i))(i)?;
+        let (i, reads) = opt(preceded(keyword("reads"), |i| {
+            must("the value it reads", preceded(ws, |i| int_node(c, i)))(i)
+        }))(i)?;
         (
             i,
             RegFileItem::Named {
                 name: c.ident(name),
                 code,
+                reads,
             },
         )
     } else {
@@ -867,7 +871,7 @@ fn flow_kind(i: &str) -> PResult<'_, &str> {
     Ok((&i[end..], &i[..end]))
 }
 
-/// `target F;`, `condition F, G;`, `absolute F;` or `immediate F;`.
+/// `target F;`, `condition F, G;`, `absolute F [when G == V];` or `immediate F;`.
 fn flow_item<'a>(c: Ctx<'a>, i: &'a str) -> PResult<'a, FlowItem> {
     let (i, kw) = expect(
         "`target`, `condition`, `absolute` or `immediate`",
@@ -889,7 +893,22 @@ fn flow_item<'a>(c: Ctx<'a>, i: &'a str) -> PResult<'a, FlowItem> {
         }
         "absolute" => {
             let (i, f) = field(i)?;
-            (i, FlowItem::Absolute(c.ident(f)))
+            let (i, when) = opt(keyword("when"))(i)?;
+            let (i, cond) = match when {
+                None => (i, None),
+                Some(_) => {
+                    let (i, g) = field(i)?;
+                    let (i, _) = must("`==`", sym("=="))(i)?;
+                    let (i, _) = ws(i)?;
+                    let (i, v) = must("a value", value_name)(i)?;
+                    let v = ValueRef {
+                        text: v.to_string(),
+                        span: c.span(v),
+                    };
+                    (i, Some((c.ident(g), v)))
+                }
+            };
+            (i, FlowItem::Absolute(c.ident(f), cond))
         }
         "immediate" => {
             let (i, f) = field(i)?;
