@@ -79,6 +79,17 @@ fn backend_queries_agree_with_the_model() {
             assert_eq!(insn.is_conditional(), m.is_conditional(&d), "{at}");
             assert_eq!(insn.is_guarded(), m.is_guarded(&d), "{at}");
             assert_eq!(insn.branch_target(addr), m.branch_target(&d, addr), "{at}");
+            assert_eq!(insn.flow().name(), m.flow_kind(&d).name(), "{at}");
+            let modes = m.opcodes[i].address_operands();
+            assert_eq!(insn.addresses().len(), modes.len(), "{at}");
+            for (k, &(_, mode)) in modes.iter().enumerate() {
+                let absolute = mode.at(&d.values) == isa_gen::model::Address::Absolute;
+                assert_eq!(
+                    insn.address_is_absolute(k),
+                    Some(absolute),
+                    "{at} operand {k}"
+                );
+            }
             let uses = m.reg_uses(&d);
             let ops: Vec<_> = insn.reg_operands().collect();
             assert_eq!(ops.len(), uses.len(), "{at}");
@@ -121,6 +132,67 @@ fn backend_queries_agree_with_the_model() {
 
 fn r(n: u8) -> Reg {
     Reg::new(n).unwrap()
+}
+
+/// CALL/RET's offset is absolute under `.ABS` and relative under `.REL`, per instance;
+/// through RZ/URZ (which read 0) the call or return has a known target.
+#[test]
+fn call_and_ret_address_modes_and_zero_registers() {
+    let at = |text: &str, addr: u64| Instruction::parse_at(text, addr, &|_| None).unwrap();
+    // `.ABS`: the same word names 0x100 wherever it is.
+    let abs = at("CALL.ABS R[8:9], 0x100", 0x40);
+    assert_eq!(abs.address_is_absolute(0), Some(true));
+    assert_eq!(abs.address(0, 0x40), Some(0x100));
+    assert_eq!(abs.address(0, 0x2000), Some(0x100));
+    assert_eq!(abs.display_at(0x2000).to_string(), "CALL.ABS R[8:9], 0x100");
+    assert_eq!(
+        (abs.flow(), abs.branch_target(0x40)),
+        (Flow::IndirectCall, None)
+    );
+    // `.REL`: relative to the next instruction.
+    let rel = at("CALL.REL R[8:9], 0x100", 0x40);
+    assert_eq!(rel.address_is_absolute(0), Some(false));
+    assert_eq!(rel.address(0, 0x1040), Some(0x1100));
+    assert_ne!(rel.encode(), at("CALL.REL R[8:9], 0x100", 0x80).encode());
+    // Through RZ: a direct call; RET through RZ is a branch; the constant-memory form
+    // (a table entry added) stays indirect.
+    let call = at("CALL.REL RZ, 0x100", 0);
+    assert_eq!(
+        (call.flow(), call.branch_target(0)),
+        (Flow::Call, Some(0x100))
+    );
+    let call_abs = at("@P1 CALL.ABS URZ, 0x300", 0x40);
+    assert_eq!(
+        (call_abs.flow(), call_abs.branch_target(0x40)),
+        (Flow::Call, Some(0x300))
+    );
+    let ret = at("RET.ABS RZ, 0x80", 0x40);
+    assert_eq!(
+        (ret.flow(), ret.branch_target(0x40)),
+        (Flow::Branch, Some(0x80))
+    );
+    let ret = at("RET.REL R[2:3], 0x80", 0x40);
+    assert_eq!((ret.flow(), ret.branch_target(0x40)), (Flow::Return, None));
+    let table = at("CALL.REL c[0x2][0x100]", 0);
+    assert_eq!(
+        (table.flow(), table.branch_target(0)),
+        (Flow::IndirectCall, None)
+    );
+    let brx = at("BRX RZ, 0x200", 0x100);
+    assert_eq!(
+        (brx.flow(), brx.branch_target(0x100)),
+        (Flow::Branch, Some(0x200))
+    );
+    // A direct call's target moves like a branch's.
+    let mut moved = call;
+    moved.set_branch_target(0, 0x400).unwrap();
+    assert_eq!(moved.display_at(0).to_string(), "CALL.REL RZ, 0x400");
+    // Relocations: `.ABS` ignores the instruction's address.
+    let w = Instruction::relocate(abs.encode(), 0x40, 0, 0x800).unwrap();
+    assert_eq!(
+        Instruction::decode(w).unwrap().address(0, 0x9990),
+        Some(0x800)
+    );
 }
 
 #[test]

@@ -133,6 +133,13 @@ fn declared(insn: &Instruction) -> Declared {
 /// A random instance of `op` that decodes and meets the spec's exceptions: random
 /// field codes, each at its default one time in four.
 fn instance(op: Opcode, rng: &mut Rng) -> Option<Instruction> {
+    instance_biased(op, rng, 4)
+}
+
+/// [`instance`] with each field at its default one time in `default_one_in`, or else all
+/// ones one time in two (an edge code: here the always-true predicate and the registers
+/// that read 0).
+fn instance_biased(op: Opcode, rng: &mut Rng, default_one_in: u64) -> Option<Instruction> {
     let info = op.info();
     for _ in 0..10_000 {
         let mut word = info.fixed_bits;
@@ -142,7 +149,8 @@ fn instance(op: Opcode, rng: &mut Rng) -> Option<Instruction> {
                 continue;
             }
             let code = match f.default {
-                Some(d) if rng.one_in(4) => d,
+                Some(d) if rng.one_in(default_one_in) => d,
+                _ if default_one_in < 4 && rng.one_in(2) => mask,
                 _ => (u128::from(rng.next()) << 64 | u128::from(rng.next())) & mask,
             };
             word |= code << f.start;
@@ -356,5 +364,59 @@ fn what_each_instruction_reads_and_writes_is_declared() {
         "{} unsound:\n{}",
         failures.len(),
         failures.join("\n")
+    );
+}
+
+/// Where the flow facts name a target (a branch or call, also one through a register
+/// that reads 0), an unconditional instance sends every lane there.
+#[test]
+fn a_branch_or_call_goes_to_its_branch_target() {
+    use isa::backend::Flow;
+    let template = Warp::new(u32::MAX);
+    let mut checked = 0;
+    let mut unchecked = Vec::new();
+    for &op in Opcode::ALL {
+        let mut rng = Rng::new(0xf10e ^ op as u64);
+        let before = checked;
+        let mut unconditional = false;
+        for _ in 0..SAMPLES * 8 {
+            let Some(insn) = instance_biased(op, &mut rng, 2) else {
+                continue;
+            };
+            unconditional |= !insn.is_conditional();
+            let pc = 0x100;
+            let Some(target) = insn.branch_target(pc) else {
+                continue;
+            };
+            if !matches!(insn.flow(), Flow::Branch | Flow::Call) || insn.is_conditional() {
+                continue;
+            }
+            let mut w = state(&mut rng, &template);
+            w.valid_mask = u32::MAX;
+            w.active_mask = u32::MAX;
+            let (after, _, _) =
+                run(&insn, &w).unwrap_or_else(|e| panic!("{}: `{insn}`: {e}", op.name()));
+            assert_eq!(
+                after.active_pc,
+                target,
+                "{}: `{insn}` at {pc:#x} went to {:#x}, its branch_target is {target:#x}",
+                op.name(),
+                after.active_pc
+            );
+            checked += 1;
+        }
+        // Every opcode that can go to a known address did so at least once (BRA_U's
+        // exceptions make every instance conditional).
+        let info = op.info();
+        let may_target =
+            info.flow != Flow::Converge && (info.target.is_some() || info.direct.is_some());
+        if may_target && unconditional && checked == before {
+            unchecked.push(op.name());
+        }
+    }
+    eprintln!("{checked} unconditional branches and calls went to their branch_target");
+    assert!(
+        unchecked.is_empty(),
+        "no unconditional instance with a target: {unchecked:?}"
     );
 }
