@@ -23,7 +23,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use common::simt::Rng;
 use isa::backend::RegOperand;
-use isa::{BReg, Instruction, Opcode, Pred, Reg, RegRef, UPred, UReg};
+use isa::{Instruction, Opcode, Pred, Reg, RegRef, UPred, UReg};
 use isa_runtime::{Change, Changes, Machine, Observer, Program, Step, Warp};
 
 const LANES: usize = 32;
