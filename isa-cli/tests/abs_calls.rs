@@ -1,0 +1,79 @@
+//! CALL/RET `.ABS` in an object linked away from 0: the offset is an absolute address
+//! (`Va + offset*16`), so the linked program runs the same at any base.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn isa(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_isa"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn temp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("isa-abs-calls-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d.join(name)
+}
+
+#[track_caller]
+fn ok(o: &Output) -> String {
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// The spec's own calling pattern (bru.isa CALL): LEPC loads the return address and the
+/// callee's address (pc-relative, so right at any base), `CALL.ABS R[6:7], 0x0` goes to
+/// the callee, `RET.ABS R[8:9], 0x0` comes back.
+const PROGRAM: &str = "\
+.global main
+main:
+    LEPC R[8:9], `(.L_ret)
+    LEPC R[6:7], `(.L_func)
+    CALL.ABS R[6:7], 0x0
+.L_ret:
+    UMOV UR2, 0x7
+    EXIT
+.L_func:
+    UMOV UR1, 0x5
+    RET.ABS R[8:9], 0x0
+";
+
+#[test]
+fn abs_call_and_return_run_at_every_base() {
+    let src = temp("abs.s");
+    std::fs::write(&src, PROGRAM).unwrap();
+    let obj = temp("abs.o");
+    ok(&isa(&["asm", src.to_str().unwrap(), "-o", obj.to_str().unwrap()]));
+    for base in ["0x0", "0x200", "0x10000"] {
+        let bin = temp(&format!("abs-{base}.bin"));
+        ok(&isa(&[
+            "link",
+            obj.to_str().unwrap(),
+            "--base",
+            base,
+            "-o",
+            bin.to_str().unwrap(),
+        ]));
+        // The linked words, disassembled at their base, run on the simulator.
+        let listing = ok(&isa(&["disasm", bin.to_str().unwrap(), "--base", base]));
+        assert!(
+            listing.contains("CALL.ABS R[6:7], 0x0") && listing.contains("RET.ABS R[8:9], 0x0"),
+            "the absolute offsets print as written, at any base:\n{listing}"
+        );
+        let program = temp(&format!("abs-{base}.s"));
+        std::fs::write(&program, &listing).unwrap();
+        let state = ok(&isa(&["run", program.to_str().unwrap()]));
+        let v: serde_json::Value = serde_json::from_str(&state).unwrap();
+        assert_eq!(v["exited"], true, "base {base}: {state}");
+        assert_eq!(v["ur"]["UR1"], 5, "base {base}: the callee ran: {state}");
+        assert_eq!(v["ur"]["UR2"], 7, "base {base}: it came back: {state}");
+        assert_eq!(v["steps"], 7, "base {base}: {state}");
+    }
+}
