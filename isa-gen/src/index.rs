@@ -498,6 +498,13 @@ impl Builder {
 
     /// The names a `__DefCorrection`'s entries use, in the scope of its definition.
     fn correction_entries(&mut self, files: &[SpecFile]) {
+        let any = files
+            .iter()
+            .flat_map(|f| &f.items)
+            .any(|i| matches!(i, Item::Correction(_)));
+        if !any {
+            return; // spare the definitions' table
+        }
         let defs = Defs::new(files);
         for item in files.iter().flat_map(|f| &f.items) {
             let Item::Correction(c) = item else { continue };
