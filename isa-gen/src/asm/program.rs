@@ -12,8 +12,8 @@ use std::ops::Range;
 
 use super::AsmError;
 
-/// Bytes per instruction.
-pub const INST_SIZE: u64 = 16;
+/// Bytes per instruction (the model's).
+pub use crate::model::flow::INST_SIZE;
 
 /// An error on one line of a program.
 #[derive(Debug, Clone, PartialEq, Eq)]
