@@ -723,13 +723,14 @@ fn assign(
                     let address = op.address(f);
                     let v = match (&tok.core, address) {
                         (Core::Number(v), _) => *v,
-                        (Core::Label(l), Some((_, Address::Relative | Address::Absolute))) => {
-                            match labels(l) {
-                                Some(t) => t as i128,
-                                None => return Assign::Invalid(format!("undefined label `{l}`")),
-                            }
-                        }
-                        (Core::Label(_), _) => {
+                        (
+                            Core::Label(l, addend),
+                            Some((_, Address::Relative | Address::Absolute)),
+                        ) => match labels(l) {
+                            Some(t) => t as i128 + addend,
+                            None => return Assign::Invalid(format!("undefined label `{l}`")),
+                        },
+                        (Core::Label(..), _) => {
                             return Assign::Invalid(
                                 "a label is only allowed as a branch target".into(),
                             )
