@@ -373,9 +373,9 @@ fn spec_option_uses_the_model() {
 fn a_code_listing_assembles_to_the_same_object() {
     use isa::backend::CodeBuffer;
     use isa::{FormatOptions, Instruction};
-    let mut buf = CodeBuffer::new(0);
+    let mut buf = CodeBuffer::new(0).unwrap();
     let (top, done) = (buf.new_label(), buf.new_label());
-    let step = buf.symbol("reduce_step");
+    let step = buf.symbol("reduce_step").unwrap();
     buf.bind(top).unwrap();
     buf.push("S2R R1, SR_LANEID".parse::<Instruction>().unwrap());
     buf.push_to("@P0 BRA 0x0".parse::<Instruction>().unwrap(), done)
