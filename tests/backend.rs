@@ -498,25 +498,43 @@ fn a_foreign_label_or_symbol_is_refused() {
 }
 
 /// A label the buffer does not know is foreign, not "bound twice" (which it used to be
-/// reported as). A clone is the same buffer: labels made before it are valid in both,
-/// one made by the clone afterwards is unknown to the original.
+/// reported as). A clone takes the labels and symbols made before it; the labels
+/// either makes afterwards are foreign to the other, even with the same number.
 #[test]
 fn an_unknown_label_is_not_reported_bound_twice() {
     let mut buf = CodeBuffer::new(0).unwrap();
     let before = buf.new_label();
+    let f = buf.symbol("f").unwrap();
     let mut clone = buf.clone();
     let later = clone.new_label();
+    let mine = buf.new_label();
+    assert_eq!(later.index(), mine.index());
     assert_eq!(buf.bind(later), Err(BufferError::ForeignLabel(later)));
+    assert_eq!(clone.bind(mine), Err(BufferError::ForeignLabel(mine)));
     assert_eq!(
         buf.push_to(insn("BRA 0x0"), later),
         Err(BufferError::ForeignLabel(later))
     );
+    let g = clone.symbol("g").unwrap();
+    assert_eq!(
+        buf.push_to(insn("CALL.REL RZ, 0x0"), g),
+        Err(BufferError::ForeignSymbol(g))
+    );
+    // What was made before the clone is both buffers', and their codes'.
+    assert_eq!(clone.symbol("f"), Ok(f));
     clone.bind(before).unwrap();
+    clone.push_to(insn("CALL.REL RZ, 0x0"), f).unwrap();
     buf.bind(before).unwrap();
     assert!(matches!(
         buf.bind(before),
         Err(BufferError::BoundTwice { at: 0, .. })
     ));
+    let code = clone.clone().finish().unwrap();
+    assert_eq!(code.label_addr(before), Some(0));
+    assert_eq!(code.label_addr(mine), None);
+    assert_eq!(code.symbol_name(f), Some("f"));
+    assert_eq!(code.labels().next(), Some((before, 0)));
+    assert_eq!(code.relocs()[0].symbol, f);
 }
 
 /// The base must be a multiple of the instruction size, wherever it is given, and the

@@ -18,8 +18,75 @@ fn next_buffer() -> u32 {
     NEXT_BUFFER.fetch_add(1, core::sync::atomic::Ordering::Relaxed)
 }
 
+/// A buffer a clone was made from, and how many labels and symbols it had then: those
+/// are the clone's too, and only those.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Ancestor {
+    id: u32,
+    labels: u32,
+    symbols: u32,
+}
+
+/// Whose labels and symbols a buffer (and its code) takes: its own, and its
+/// ancestors' made before the clone, oldest ancestor first.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Identity {
+    id: u32,
+    ancestors: alloc::vec::Vec<Ancestor>,
+}
+
+impl Identity {
+    fn new() -> Identity {
+        Identity {
+            id: next_buffer(),
+            ancestors: alloc::vec::Vec::new(),
+        }
+    }
+
+    /// Whether item `index` of buffer `buffer` is one of the `count` items this
+    /// identity has; `of` reads an ancestor's count of such items.
+    fn owns(&self, buffer: u32, index: u32, count: usize, of: fn(&Ancestor) -> u32) -> bool {
+        (index as usize) < count
+            && (buffer == self.id
+                || self
+                    .ancestors
+                    .iter()
+                    .any(|a| a.id == buffer && index < of(a)))
+    }
+
+    /// The buffer that made item `index`: the oldest that had it, else this one.
+    fn maker(&self, index: u32, of: fn(&Ancestor) -> u32) -> u32 {
+        self.ancestors
+            .iter()
+            .find(|a| index < of(a))
+            .map_or(self.id, |a| a.id)
+    }
+
+    fn owns_label(&self, l: Label, count: usize) -> bool {
+        self.owns(l.buffer, l.index, count, |a| a.labels)
+    }
+
+    fn owns_symbol(&self, s: Symbol, count: usize) -> bool {
+        self.owns(s.buffer, s.index, count, |a| a.symbols)
+    }
+
+    fn label(&self, index: u32) -> Label {
+        Label {
+            buffer: self.maker(index, |a| a.labels),
+            index,
+        }
+    }
+
+    fn symbol(&self, index: u32) -> Symbol {
+        Symbol {
+            buffer: self.maker(index, |a| a.symbols),
+            index,
+        }
+    }
+}
+
 /// A position in a [`CodeBuffer`], created unbound and bound once. It belongs to the
-/// buffer that made it (and to that buffer's clones and code): any other buffer
+/// buffer that made it, to its code, and to clones made after it: any other buffer
 /// refuses it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Label {
@@ -153,9 +220,9 @@ pub enum BufferError {
         /// The number of instructions.
         len: usize,
     },
-    /// A label of another buffer (or one a clone of this buffer made).
+    /// A label of another buffer (a clone's own labels included).
     ForeignLabel(Label),
-    /// A symbol of another buffer (or one a clone of this buffer made).
+    /// A symbol of another buffer (a clone's own symbols included).
     ForeignSymbol(Symbol),
     /// A label was bound a second time.
     BoundTwice {
@@ -294,9 +361,9 @@ fn check_base(base: u64, len: usize) -> Result<(), BufferError> {
     Ok(())
 }
 
-/// Resolves every use for code of buffer `id` at `base`, into `insts`.
+/// Resolves every use for code of `identity` at `base`, into `insts`.
 fn resolve_uses(
-    id: u32,
+    identity: &Identity,
     base: u64,
     insts: &mut [Instruction],
     labels: &[LabelSlot],
@@ -310,7 +377,7 @@ fn resolve_uses(
                 Some(LabelSlot { at: Some(i), .. }) => addr_at(base, *i),
                 slot => {
                     return Err(BufferError::Unbound {
-                        label: Label { buffer: id, index: l },
+                        label: identity.label(l),
                         name: slot.and_then(|s| s.name.clone()),
                         at,
                     })
@@ -339,11 +406,11 @@ fn resolve_uses(
 /// let code = buf.finish()?;                  // offsets patched, relocations listed
 /// ```
 ///
-/// A clone is the same buffer: it shares the identity, so the labels and symbols made
-/// before the clone are valid in both.
-#[derive(Clone, Debug)]
+/// A clone is a buffer of its own that also takes the labels and symbols made before
+/// it; the labels either makes afterwards are foreign to the other.
+#[derive(Debug)]
 pub struct CodeBuffer {
-    id: u32,
+    identity: Identity,
     base: u64,
     insts: alloc::vec::Vec<Instruction>,
     labels: alloc::vec::Vec<LabelSlot>,
@@ -356,13 +423,36 @@ impl Default for CodeBuffer {
     /// An empty buffer at address 0.
     fn default() -> CodeBuffer {
         CodeBuffer {
-            id: next_buffer(),
+            identity: Identity::new(),
             base: 0,
             insts: alloc::vec::Vec::new(),
             labels: alloc::vec::Vec::new(),
             uses: alloc::vec::Vec::new(),
             relocs: alloc::vec::Vec::new(),
             symbols: alloc::vec::Vec::new(),
+        }
+    }
+}
+
+impl Clone for CodeBuffer {
+    fn clone(&self) -> CodeBuffer {
+        let mut ancestors = self.identity.ancestors.clone();
+        ancestors.push(Ancestor {
+            id: self.identity.id,
+            labels: self.labels.len() as u32,
+            symbols: self.symbols.len() as u32,
+        });
+        CodeBuffer {
+            identity: Identity {
+                id: next_buffer(),
+                ancestors,
+            },
+            base: self.base,
+            insts: self.insts.clone(),
+            labels: self.labels.clone(),
+            uses: self.uses.clone(),
+            relocs: self.relocs.clone(),
+            symbols: self.symbols.clone(),
         }
     }
 }
@@ -401,7 +491,7 @@ impl CodeBuffer {
     fn add_label(&mut self, name: Option<alloc::string::String>) -> Label {
         self.labels.push(LabelSlot { at: None, name });
         Label {
-            buffer: self.id,
+            buffer: self.identity.id,
             index: self.labels.len() as u32 - 1,
         }
     }
@@ -430,7 +520,7 @@ impl CodeBuffer {
     /// The slot of one of this buffer's labels.
     fn slot(&self, label: Label) -> Result<&LabelSlot, BufferError> {
         match self.labels.get(label.index()) {
-            Some(s) if label.buffer == self.id => Ok(s),
+            Some(s) if self.identity.owns_label(label, self.labels.len()) => Ok(s),
             _ => Err(BufferError::ForeignLabel(label)),
         }
     }
@@ -465,10 +555,7 @@ impl CodeBuffer {
     /// back in `isa asm` and be no label's.
     pub fn symbol(&mut self, name: &str) -> Result<Symbol, BufferError> {
         if let Some(i) = self.symbols.iter().position(|s| s == name) {
-            return Ok(Symbol {
-                buffer: self.id,
-                index: i as u32,
-            });
+            return Ok(self.identity.symbol(i as u32));
         }
         if !is_asm_name(name) {
             return Err(BufferError::InvalidName(name.into()));
@@ -478,7 +565,7 @@ impl CodeBuffer {
         }
         self.symbols.push(name.into());
         Ok(Symbol {
-            buffer: self.id,
+            buffer: self.identity.id,
             index: self.symbols.len() as u32 - 1,
         })
     }
@@ -545,7 +632,7 @@ impl CodeBuffer {
                 });
             }
             Target::Symbol(symbol, addend) => {
-                if symbol.buffer != self.id || symbol.index() >= self.symbols.len() {
+                if !self.identity.owns_symbol(symbol, self.symbols.len()) {
                     return Err(BufferError::ForeignSymbol(symbol));
                 }
                 // The operand holds code 0 until the relocation is applied.
@@ -579,9 +666,9 @@ impl CodeBuffer {
     /// addresses are resolved for `base`.
     pub fn finish_at(mut self, base: u64) -> Result<Code, BufferError> {
         check_base(base, self.insts.len())?;
-        resolve_uses(self.id, base, &mut self.insts, &self.labels, &self.uses)?;
+        resolve_uses(&self.identity, base, &mut self.insts, &self.labels, &self.uses)?;
         Ok(Code {
-            buffer: self.id,
+            identity: self.identity,
             base,
             insts: self.insts,
             labels: self.labels,
@@ -599,7 +686,7 @@ impl CodeBuffer {
 /// contents.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Code {
-    buffer: u32,
+    identity: Identity,
     base: u64,
     insts: alloc::vec::Vec<Instruction>,
     labels: alloc::vec::Vec<LabelSlot>,
@@ -692,7 +779,7 @@ impl Code {
 
     /// The name of one of this code's symbols.
     pub fn symbol_name(&self, symbol: Symbol) -> Option<&str> {
-        if symbol.buffer != self.buffer {
+        if !self.identity.owns_symbol(symbol, self.symbols.len()) {
             return None;
         }
         self.symbols.get(symbol.index()).map(|s| s.as_str())
@@ -701,7 +788,7 @@ impl Code {
     fn slot(&self, label: Label) -> Option<&LabelSlot> {
         self.labels
             .get(label.index())
-            .filter(|_| label.buffer == self.buffer)
+            .filter(|_| self.identity.owns_label(label, self.labels.len()))
     }
 
     /// The address of a label of this code (`None` for another buffer's label or one
@@ -718,11 +805,7 @@ impl Code {
     /// Every bound label of this code with its address, in creation order.
     pub fn labels(&self) -> impl core::iter::Iterator<Item = (Label, u64)> + '_ {
         self.labels.iter().enumerate().filter_map(|(i, s)| {
-            let label = Label {
-                buffer: self.buffer,
-                index: i as u32,
-            };
-            Some((label, self.addr_of(s.at?)))
+            Some((self.identity.label(i as u32), self.addr_of(s.at?)))
         })
     }
 
@@ -772,7 +855,7 @@ impl Code {
     pub fn rebase(&mut self, base: u64) -> Result<(), BufferError> {
         check_base(base, self.insts.len())?;
         let mut insts = self.insts.clone();
-        resolve_uses(self.buffer, base, &mut insts, &self.labels, &self.uses)?;
+        resolve_uses(&self.identity, base, &mut insts, &self.labels, &self.uses)?;
         self.insts = insts;
         self.base = base;
         Ok(())
