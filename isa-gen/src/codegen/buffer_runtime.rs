@@ -335,7 +335,9 @@ struct Use {
     dest: Dest,
 }
 
-/// Whether `name` reads back as a label or symbol name in `isa asm`.
+/// Whether `name` reads back as a label or symbol name in `isa asm`: the rule of
+/// `.extern` names (`asm::program`), the strictest; the lexer is not always emitted
+/// beside the buffer, so the rule is written here.
 fn is_asm_name(name: &str) -> bool {
     !name.is_empty()
         && !name.starts_with(|c: char| c.is_ascii_digit())
