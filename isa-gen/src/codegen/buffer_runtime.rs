@@ -436,7 +436,7 @@ impl Default for CodeBuffer {
     }
 }
 
-impl Clone for CodeBuffer {
+impl core::clone::Clone for CodeBuffer {
     fn clone(&self) -> CodeBuffer {
         let mut ancestors = self.identity.ancestors.clone();
         ancestors.push(Ancestor {
