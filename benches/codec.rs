@@ -629,7 +629,7 @@ fn buffer_benches(c: &mut Criterion) {
     let n_labels = N / 64;
     let targets: Vec<usize> = (0..N / 8).map(|_| rng.below(n_labels)).collect();
     let build = |body: &[Instruction]| {
-        let mut buf = CodeBuffer::new(0);
+        let mut buf = CodeBuffer::new(0).expect("an aligned base");
         let labels: Vec<_> = (0..n_labels).map(|_| buf.new_label()).collect();
         for (k, insn) in body.iter().enumerate() {
             if k % 64 == 0 {

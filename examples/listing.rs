@@ -11,7 +11,7 @@ use isa::backend::CodeBuffer;
 use isa::{FormatOptions, Instruction};
 
 fn main() {
-    let mut buf = CodeBuffer::new(0x1000);
+    let mut buf = CodeBuffer::new(0x1000).expect("an aligned base");
     isa::code!(buf;
             S2R R1, SR_LANEID;
             BSSY B0, (join);
@@ -39,8 +39,11 @@ fn main() {
     };
 
     let mut lines = Vec::new();
-    for (k, record) in bytes.chunks_exact(16).enumerate() {
-        let addr = code.base + 16 * k as u64;
+    for (k, record) in bytes
+        .chunks_exact(isa::INSTRUCTION_BYTES as usize)
+        .enumerate()
+    {
+        let addr = code.addr_of(k);
         let word = u128::from_le_bytes(record.try_into().unwrap());
         let insn = Instruction::decode(word).expect("the buffer's words decode");
         if let Some(name) = names.get(&addr) {

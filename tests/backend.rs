@@ -3,7 +3,9 @@
 //! labels and relocations, and the linker step. The model (`isa-gen`'s interpreting
 //! tier) is the oracle for every opcode; hand-computed cases pin the bundled spec.
 
-use isa::backend::{Access, BufferError, CodeBuffer, Flow, RelocKind, Target, TargetError};
+use isa::backend::{
+    Access, BufferError, CodeBuffer, Flow, LinkError, RelocKind, Target, TargetError,
+};
 use isa::{
     BraCond, BraX, BreakX, BsyncX, FormatOptions, Instruction, LepcI, Opcode, PModi, Pred, Reg,
     RegFile, RegRef, SImm50, UReg,
@@ -385,10 +387,10 @@ fn regs_of_constant_registers_and_ranges() {
 /// relocation gives the words of the program with the symbol's address written in.
 #[test]
 fn code_buffer_labels_and_relocations() {
-    let mut buf = CodeBuffer::new(0x100);
+    let mut buf = CodeBuffer::new(0x100).unwrap();
     let top = buf.new_label();
     let done = buf.new_label();
-    let func = buf.symbol("reduce_step");
+    let func = buf.symbol("reduce_step").unwrap();
     buf.bind(top).unwrap();
     buf.push("S2R R1, SR_LANEID".parse::<Instruction>().unwrap());
     let bra_done = "@P0 BRA 0x0".parse::<Instruction>().unwrap();
@@ -399,13 +401,20 @@ fn code_buffer_labels_and_relocations() {
         .unwrap(); // backward
     buf.bind(done).unwrap();
     buf.push("EXIT".parse::<Instruction>().unwrap());
-    assert_eq!(buf.bind(done), Err(BufferError::BoundTwice(done)));
+    assert_eq!(
+        buf.bind(done),
+        Err(BufferError::BoundTwice {
+            label: done,
+            name: None,
+            at: 0x140
+        })
+    );
     let mut code = buf.finish().unwrap();
 
     assert_eq!(code.label_addr(top), Some(0x100));
     assert_eq!(code.label_addr(done), Some(0x140));
     let text: Vec<String> = code
-        .insts
+        .insts()
         .iter()
         .enumerate()
         .map(|(k, i)| i.display_at(0x100 + 16 * k as u64).to_string())
@@ -420,13 +429,14 @@ fn code_buffer_labels_and_relocations() {
             "EXIT"
         ]
     );
-    assert_eq!(code.relocs.len(), 1);
-    let rel = code.relocs[0];
+    assert_eq!(code.relocs().len(), 1);
+    let rel = code.relocs()[0];
     assert_eq!(
         (rel.offset, rel.operand, rel.kind),
         (0x20, 0, RelocKind::Relative)
     );
-    assert_eq!(code.symbols[rel.symbol.index()], "reduce_step");
+    assert_eq!(code.symbols()[rel.symbol.index()], "reduce_step");
+    assert_eq!(code.symbol_name(rel.symbol), Some("reduce_step"));
 
     // The listing: named addresses as labels, the operand the relocation patches as its
     // symbol (its placeholder code 0 means 0x130, which has a name of its own here).
@@ -464,7 +474,7 @@ fn code_buffer_labels_and_relocations() {
     );
 
     // The words are the text assembler's for the printed lines.
-    for (k, (i, t)) in code.insts.iter().zip(&text).enumerate() {
+    for (k, (i, t)) in code.insts().iter().zip(&text).enumerate() {
         let again = Instruction::parse_at(t, 0x100 + 16 * k as u64, &|_| None).unwrap();
         assert_eq!(again.encode(), i.encode(), "{t}");
     }
@@ -475,8 +485,8 @@ fn code_buffer_labels_and_relocations() {
     );
     code.link(|s| (s == "reduce_step").then_some(0x8000))
         .unwrap();
-    assert!(code.relocs.is_empty());
-    let call = code.insts[2];
+    assert!(code.relocs().is_empty());
+    let call = code.insts()[2];
     assert_eq!(call.display_at(0x120).to_string(), "CALL.REL RZ, 0x8000");
     assert_eq!(
         call.encode(),
@@ -488,7 +498,7 @@ fn code_buffer_labels_and_relocations() {
 
 #[test]
 fn code_buffer_errors() {
-    let mut buf = CodeBuffer::new(0);
+    let mut buf = CodeBuffer::new(0).unwrap();
     let never = buf.new_label();
     buf.push("NOP".parse::<Instruction>().unwrap());
     buf.push_to("BRA 0x0".parse::<Instruction>().unwrap(), never)
@@ -497,6 +507,7 @@ fn code_buffer_errors() {
         buf.clone().finish().unwrap_err(),
         BufferError::Unbound {
             label: never,
+            name: None,
             at: 0x10
         }
     );
@@ -513,4 +524,350 @@ fn code_buffer_errors() {
     assert!(matches!(e, BufferError::Target { at: 0x20, .. }), "{e:?}");
     // BREAK has no address operand either; BRX has one (its table base).
     assert!(BreakX::new(isa::BReg::B1).encode() != 0);
+}
+
+fn insn(text: &str) -> Instruction {
+    text.parse().unwrap()
+}
+
+/// A label or symbol belongs to the buffer that made it: another buffer refuses it
+/// (it used to take it as its own label of the same number) and pushes nothing.
+#[test]
+fn a_foreign_label_or_symbol_is_refused() {
+    let mut a = CodeBuffer::new(0).unwrap();
+    let mut b = CodeBuffer::new(0).unwrap();
+    let la = a.new_label();
+    let lb = b.new_label();
+    assert_eq!(la.index(), lb.index());
+    assert_ne!(la, lb);
+    assert_eq!(b.bind(la), Err(BufferError::ForeignLabel(la)));
+    assert_eq!(
+        b.push_to(insn("BRA 0x0"), la),
+        Err(BufferError::ForeignLabel(la))
+    );
+    let sa = a.symbol("f").unwrap();
+    let sb = b.symbol("f").unwrap();
+    assert_ne!(sa, sb, "the same name in two buffers is two symbols");
+    assert_eq!(
+        b.push_to(insn("CALL.REL RZ, 0x0"), Target::Symbol(sa, 0x20)),
+        Err(BufferError::ForeignSymbol(sa))
+    );
+    assert_eq!(b.len(), 0, "nothing pushed on error");
+    assert_eq!(b.label_addr(la), None);
+    assert_eq!(
+        BufferError::ForeignLabel(la).to_string(),
+        "label #0 belongs to another buffer"
+    );
+    // The buffer's own label and symbol work, and its code knows only them.
+    b.bind(lb).unwrap();
+    b.push_to(insn("BRA 0x0"), lb).unwrap();
+    b.push_to(insn("CALL.REL RZ, 0x0"), sb).unwrap();
+    let code = b.finish().unwrap();
+    assert_eq!(code.label_addr(lb), Some(0));
+    assert_eq!(code.label_addr(la), None);
+    assert_eq!(code.symbol_name(sb), Some("f"));
+    assert_eq!(code.symbol_name(sa), None);
+}
+
+/// A label the buffer does not know is foreign, not "bound twice" (which it used to be
+/// reported as). A clone takes the labels and symbols made before it; the labels
+/// either makes afterwards are foreign to the other, even with the same number.
+#[test]
+fn an_unknown_label_is_not_reported_bound_twice() {
+    let mut buf = CodeBuffer::new(0).unwrap();
+    let before = buf.new_label();
+    let f = buf.symbol("f").unwrap();
+    let mut clone = buf.clone();
+    let later = clone.new_label();
+    let mine = buf.new_label();
+    assert_eq!(later.index(), mine.index());
+    assert_eq!(buf.bind(later), Err(BufferError::ForeignLabel(later)));
+    assert_eq!(clone.bind(mine), Err(BufferError::ForeignLabel(mine)));
+    assert_eq!(
+        buf.push_to(insn("BRA 0x0"), later),
+        Err(BufferError::ForeignLabel(later))
+    );
+    let g = clone.symbol("g").unwrap();
+    assert_eq!(
+        buf.push_to(insn("CALL.REL RZ, 0x0"), g),
+        Err(BufferError::ForeignSymbol(g))
+    );
+    // What was made before the clone is both buffers', and their codes'.
+    assert_eq!(clone.symbol("f"), Ok(f));
+    clone.bind(before).unwrap();
+    clone.push_to(insn("CALL.REL RZ, 0x0"), f).unwrap();
+    buf.bind(before).unwrap();
+    assert!(matches!(
+        buf.bind(before),
+        Err(BufferError::BoundTwice { at: 0, .. })
+    ));
+    let code = clone.clone().finish().unwrap();
+    assert_eq!(code.label_addr(before), Some(0));
+    assert_eq!(code.label_addr(mine), None);
+    assert_eq!(code.symbol_name(f), Some("f"));
+    assert_eq!(code.labels().next(), Some((before, 0)));
+    assert_eq!(code.relocs()[0].symbol, f);
+}
+
+/// The base must be a multiple of the instruction size, wherever it is given, and the
+/// code must end within the address space; nothing changes on error.
+#[test]
+fn a_misaligned_base_is_refused() {
+    let e = CodeBuffer::new(0x8).unwrap_err();
+    assert_eq!(e, BufferError::MisalignedBase(0x8));
+    assert_eq!(e.to_string(), "base address 0x8 is not a multiple of 16");
+    let mut buf = CodeBuffer::new(0x100).unwrap();
+    buf.push(insn("NOP"));
+    assert_eq!(
+        buf.clone().finish_at(0x104),
+        Err(BufferError::MisalignedBase(0x104))
+    );
+    let mut code = buf.clone().finish().unwrap();
+    assert_eq!(
+        code.rebase(0x1008),
+        Err(BufferError::MisalignedBase(0x1008))
+    );
+    assert_eq!(code.base(), 0x100, "unchanged on error");
+    // The last instruction slot of the address space holds one instruction, not two.
+    let last = u64::MAX - 15;
+    assert_eq!(buf.clone().finish_at(last).unwrap().base(), last);
+    buf.push(insn("NOP"));
+    let e = buf.clone().finish_at(last).unwrap_err();
+    assert_eq!(e, BufferError::Overflow { base: last, len: 2 });
+    assert!(
+        e.to_string().contains("past the end of the address space"),
+        "{e}"
+    );
+    let mut code = buf.finish().unwrap();
+    assert_eq!(
+        code.rebase(last),
+        Err(BufferError::Overflow { base: last, len: 2 })
+    );
+}
+
+/// Errors name a label by its name when it has one, by its number otherwise; names are
+/// checked when given, so a listing of the code reads back.
+#[test]
+fn errors_name_labels_and_names_are_checked() {
+    let mut buf = CodeBuffer::new(0x100).unwrap();
+    let top = buf.named_label("loop_top").unwrap();
+    let exit = buf.named_label(".L_exit$1").unwrap();
+    let anon = buf.new_label();
+    assert_eq!(buf.label_name(top), Some("loop_top"));
+    assert_eq!(buf.label_name(anon), None);
+    buf.bind(top).unwrap();
+    buf.push(insn("NOP"));
+    assert_eq!(
+        buf.bind(top).unwrap_err().to_string(),
+        "label `loop_top` is bound twice (first to 0x100)"
+    );
+    buf.push_to(insn("BRA 0x0"), exit).unwrap();
+    buf.push_to(insn("BRA 0x0"), anon).unwrap();
+    let e = buf.clone().finish().unwrap_err();
+    assert_eq!(
+        e,
+        BufferError::Unbound {
+            label: exit,
+            name: Some(".L_exit$1".into()),
+            at: 0x110
+        }
+    );
+    assert_eq!(
+        e.to_string(),
+        "label `.L_exit$1` is never bound (used at 0x110)"
+    );
+    buf.bind(exit).unwrap();
+    assert_eq!(
+        buf.clone().finish().unwrap_err().to_string(),
+        "label #2 is never bound (used at 0x120)"
+    );
+    // A name `isa asm` would not read back is refused, for labels and symbols alike.
+    for bad in ["", "1st", "a-b", "a b", "été", "f+1", "(x)"] {
+        let e = BufferError::InvalidName(bad.into());
+        assert_eq!(buf.named_label(bad), Err(e.clone()), "{bad:?}");
+        assert_eq!(buf.symbol(bad), Err(e), "{bad:?}");
+    }
+    // One name, one thing: a listing would define it twice.
+    fn taken<T>(n: &str) -> Result<T, BufferError> {
+        Err(BufferError::NameTaken(n.into()))
+    }
+    assert_eq!(buf.named_label("loop_top"), taken("loop_top"));
+    assert_eq!(buf.symbol("loop_top"), taken("loop_top"));
+    let f = buf.symbol("callee").unwrap();
+    assert_eq!(
+        buf.symbol("callee"),
+        Ok(f),
+        "the same symbol for the same name"
+    );
+    assert_eq!(buf.named_label("callee"), taken("callee"));
+    // Refused names made no label: the next one is #3.
+    assert_eq!(buf.new_label().index(), 3);
+}
+
+/// `Code` comes only from a buffer and is read through accessors, so its relocations
+/// and label uses always name an instruction it has. An instruction rewritten through
+/// `insts_mut` so that it lost the operand is a typed error of `link` and `rebase`,
+/// which then change nothing.
+#[test]
+fn link_and_rebase_give_errors_not_panics() {
+    let mut buf = CodeBuffer::new(0).unwrap();
+    let f = buf.symbol("f").unwrap();
+    let top = buf.new_label();
+    buf.bind(top).unwrap();
+    buf.push_to(insn("CALL.REL RZ, 0x0"), f).unwrap();
+    buf.push_to(insn("BRA 0x0"), top).unwrap();
+    let code = buf.finish().unwrap();
+    // A symbol address the operand cannot take names the relocation's symbol.
+    let e = code.clone().link(|_| Some(0x104)).unwrap_err();
+    assert_eq!(
+        e,
+        LinkError::Target {
+            at: 0,
+            symbol: "f".into(),
+            error: TargetError::Misaligned(16)
+        }
+    );
+    assert!(e.to_string().contains("relocation to `f`"), "{e}");
+
+    let mut broken = code.clone();
+    broken.insts_mut()[0] = insn("NOP");
+    broken.insts_mut()[1] = insn("NOP");
+    let before = broken.clone();
+    assert_eq!(
+        broken.link(|_| Some(0x100)),
+        Err(LinkError::Target {
+            at: 0,
+            symbol: "f".into(),
+            error: TargetError::NoAddress
+        })
+    );
+    assert_eq!(broken, before);
+    assert_eq!(
+        broken.rebase(0x100),
+        Err(BufferError::Target {
+            at: 0x110,
+            error: TargetError::NoAddress
+        })
+    );
+    assert_eq!(broken, before);
+}
+
+/// The instruction size is a constant of the crate, the model's.
+#[test]
+fn instruction_bytes_is_the_models() {
+    assert_eq!(isa::INSTRUCTION_BYTES, isa_gen::model::flow::INST_SIZE);
+    assert_eq!(isa::INSTRUCTION_BYTES, isa_gen::asm::program::INST_SIZE);
+    assert_eq!(isa::INSTRUCTION_BYTES as usize, std::mem::size_of::<u128>());
+    let mut buf = CodeBuffer::default();
+    for _ in 0..3 {
+        buf.push(insn("NOP"));
+    }
+    assert_eq!(buf.here(), 3 * isa::INSTRUCTION_BYTES);
+    let code = buf.finish().unwrap();
+    assert_eq!(code.addr_of(2), 2 * isa::INSTRUCTION_BYTES);
+    assert_eq!(code.to_bytes().len() as u64, 3 * isa::INSTRUCTION_BYTES);
+}
+
+/// The program of `code_moves_to_another_base`: labels forward and backward, a known
+/// address, a relocation with an addend; placed at `base`.
+fn movable(base: u64) -> CodeBuffer {
+    let mut buf = CodeBuffer::new(base).unwrap();
+    let (top, done) = (buf.new_label(), buf.named_label("done").unwrap());
+    let f = buf.symbol("f").unwrap();
+    buf.bind(top).unwrap();
+    buf.push(insn("NOP"));
+    buf.push_to(insn("@P0 BRA 0x0"), done).unwrap();
+    buf.push_to(insn("BRA 0x0"), Target::Address(0x400))
+        .unwrap();
+    buf.push_to(insn("CALL.REL RZ, 0x0"), Target::Symbol(f, 0x20))
+        .unwrap();
+    buf.push_to(LepcI::new(r(4)), top).unwrap();
+    buf.bind(done).unwrap();
+    buf.push(insn("EXIT"));
+    buf
+}
+
+/// Code built at one base and emitted at another (`finish_at`, `rebase`) is the code
+/// built there: a label reference keeps its offset, a known address stays that
+/// address, a relocation keeps its placeholder, and a linked symbol stays linked.
+#[test]
+fn code_moves_to_another_base() {
+    let words = |c: &isa::backend::Code| c.words().collect::<Vec<_>>();
+    let there = movable(0x1000).finish().unwrap();
+    let moved = movable(0).finish_at(0x1000).unwrap();
+    assert_eq!(moved.base(), 0x1000);
+    assert_eq!(words(&moved), words(&there));
+    let at_zero = movable(0).finish().unwrap();
+    // The branch to the known address 0x400 is a different word at each base.
+    assert_ne!(at_zero.insts()[2], moved.insts()[2]);
+    assert_eq!(moved.insts()[2].branch_target(0x1020), Some(0x400));
+    let addrs = |c: &isa::backend::Code| c.labels().map(|l| l.1).collect::<Vec<_>>();
+    assert_eq!(addrs(&moved), [0x1000, 0x1050]);
+
+    let mut rebased = at_zero.clone();
+    rebased.rebase(0x1000).unwrap();
+    assert_eq!(words(&rebased), words(&there));
+    assert_eq!(addrs(&rebased), [0x1000, 0x1050]);
+    assert_eq!(rebased.relocs(), at_zero.relocs(), "offsets from the base");
+    // The listing at the new base reads back as the same words.
+    let listing = rebased.listing();
+    assert!(listing.contains("/*1010*/  @P0 BRA `(done) ;"), "{listing}");
+    assert!(listing.contains("/*1020*/  BRA 0x400 ;"), "{listing}");
+
+    // Linked, then moved: the call still goes to f+0x20.
+    let mut linked = movable(0).finish().unwrap();
+    linked.link(|_| Some(0x9000)).unwrap();
+    linked.rebase(0x2000).unwrap();
+    assert_eq!(linked.insts()[3].address(0, 0x2030), Some(0x9020));
+    let mut direct = movable(0x2000).finish().unwrap();
+    direct.link(|_| Some(0x9000)).unwrap();
+    assert_eq!(words(&linked), words(&direct));
+}
+
+/// A relocation's addend survives the listing: the operand prints as `` `(f+0x20) ``
+/// or `` `(f-0x10) `` (it used to print `` `(f) ``, the addend only in a comment), both
+/// assembler tiers read that back, and the listing assembled with `f` at an address
+/// gives the words `Code::link` gives for it.
+#[test]
+fn a_relocation_addend_survives_the_listing() {
+    let mut buf = CodeBuffer::new(0x100).unwrap();
+    let f = buf.symbol("f").unwrap();
+    let top = buf.named_label("top").unwrap();
+    buf.bind(top).unwrap();
+    buf.push_to(insn("CALL.REL RZ, 0x0"), Target::Symbol(f, 0x20))
+        .unwrap();
+    buf.push_to(insn("BRA 0x0"), Target::Symbol(f, -0x10))
+        .unwrap();
+    buf.push_to(insn("@P0 BRA 0x0"), top).unwrap();
+    let code = buf.finish().unwrap();
+    let listing = code.listing();
+    assert_eq!(
+        listing,
+        ".extern f\n\
+         top:\n\
+         /*0100*/  CALL.REL RZ, `(f+0x20) ;  // R_ISA_ADDR_REL f+0x20\n\
+         /*0110*/  BRA `(f-0x10) ;  // R_ISA_ADDR_REL f-0x10\n\
+         /*0120*/  @P0 BRA `(top) ;\n"
+    );
+    let mut linked = code.clone();
+    linked.link(|s| (s == "f").then_some(0x9000)).unwrap();
+    let expected: Vec<(u64, u128)> = (0..linked.len())
+        .map(|k| (linked.addr_of(k), linked.insts()[k].encode()))
+        .collect();
+    use isa_gen::asm::program;
+    let f_at = |name: &str, _| (name == "f").then_some(0x9000);
+    let generated = program::assemble_with(&listing, 0, &f_at, |text, addr, labels| {
+        Instruction::parse_at(text, addr, labels)
+            .map(|i| i.encode())
+            .map_err(|e| isa_gen::asm::AsmError::new(0..0, e.display(text).to_string()))
+    })
+    .unwrap();
+    assert_eq!(generated, expected);
+    let asm = isa_gen::asm::Assembler::new(model());
+    let interpreted = program::assemble_with(&listing, 0, &f_at, |text, addr, labels| {
+        asm.parse_line(text, addr, labels)
+            .map(|d| model().encode(&d))
+    })
+    .unwrap();
+    assert_eq!(interpreted, expected);
 }

@@ -60,8 +60,8 @@ fn placeholders_follow_the_written_operands() {
 #[test]
 fn code_block_fills_a_buffer() {
     use isa::backend::{CodeBuffer, Target};
-    let mut buf = CodeBuffer::new(0x100);
-    let callee = buf.symbol("reduce_step");
+    let mut buf = CodeBuffer::new(0x100).unwrap();
+    let callee = buf.symbol("reduce_step").unwrap();
     let rd = Reg::new(1).unwrap();
     isa::code!(buf;
         top:
@@ -76,7 +76,7 @@ fn code_block_fills_a_buffer() {
     .unwrap();
     let mut code = buf.finish().unwrap();
     let text: Vec<String> = code
-        .insts
+        .insts()
         .iter()
         .enumerate()
         .map(|(k, i)| i.display_at(0x100 + 16 * k as u64).to_string())
@@ -92,19 +92,19 @@ fn code_block_fills_a_buffer() {
             "EXIT"
         ]
     );
-    assert_eq!(code.relocs.len(), 1);
+    assert_eq!(code.relocs().len(), 1);
     code.link(|_| Some(0x9000)).unwrap();
     assert_eq!(
-        code.insts[2].display_at(0x120).to_string(),
+        code.insts()[2].display_at(0x120).to_string(),
         "CALL.REL RZ, 0x9000"
     );
     // A label from outside the block, as a target.
-    let mut buf = CodeBuffer::new(0);
+    let mut buf = CodeBuffer::new(0).unwrap();
     let outside = buf.new_label();
     isa::code!(&mut buf; BRA {outside}; NOP;).unwrap();
     buf.bind(outside).unwrap();
     isa::code!(buf; BRA {Target::Address(0x0)};).unwrap();
     let code = buf.finish().unwrap();
-    assert_eq!(code.insts[0].display_at(0).to_string(), "BRA 0x20");
-    assert_eq!(code.insts[2].display_at(0x20).to_string(), "BRA 0x0");
+    assert_eq!(code.insts()[0].display_at(0).to_string(), "BRA 0x20");
+    assert_eq!(code.insts()[2].display_at(0x20).to_string(), "BRA 0x0");
 }

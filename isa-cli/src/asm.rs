@@ -15,13 +15,14 @@ use crate::object::{self, Binding, ObjReloc, ObjSymbol, Object};
 use crate::text::TextFile;
 
 /// A relocation found while assembling: address operand `operand` of the instruction
-/// at `addr` names the external symbol `symbol`.
+/// at `addr` names the external symbol `symbol` plus `addend` (`` `(sym+0x20) ``).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ExternRef {
     pub addr: u64,
     pub operand: usize,
     pub absolute: bool,
     pub symbol: String,
+    pub addend: i64,
 }
 
 /// An assembled program file.
@@ -85,7 +86,7 @@ impl Program {
                     offset: r.addr - self.base,
                     r_type: kind.elf_type(r.operand as u8),
                     symbol: index[&r.symbol],
-                    addend: 0,
+                    addend: r.addend,
                 }
             })
             .collect();
@@ -203,7 +204,7 @@ pub fn assemble_file(
             }
             let sym = &syms[0];
             match extern_operand(codec, text, addr, sym, &layout.labels, &words) {
-                Ok((k, absolute, word)) => {
+                Ok((k, absolute, word, addend)) => {
                     if let Some(slot) = words.iter_mut().find(|(a, _)| *a == addr) {
                         slot.1 = word;
                     }
@@ -212,6 +213,7 @@ pub fn assemble_file(
                         operand: k,
                         absolute,
                         symbol: sym.clone(),
+                        addend,
                     });
                 }
                 Err(message) => errors.push((line, col(sym), message)),
@@ -243,7 +245,8 @@ pub fn assemble_file(
 }
 
 /// Which address operand of the instruction at `addr` names the external `sym`, whether
-/// it is absolute, and the word with that operand at code 0.
+/// it is absolute, the word with that operand at code 0, and the addend written after
+/// the symbol (what the operand points to beyond the symbol's placeholder).
 fn extern_operand(
     codec: &Codec,
     text: &str,
@@ -251,7 +254,7 @@ fn extern_operand(
     sym: &str,
     labels: &HashMap<&str, u64>,
     words: &[(u64, u128)],
-) -> Result<(usize, bool, u128), String> {
+) -> Result<(usize, bool, u128, i64), String> {
     let first = words
         .iter()
         .find(|w| w.0 == addr)
@@ -272,9 +275,12 @@ fn extern_operand(
         .find(|&k| codec.address(first, addr, k) != codec.address(second, addr, k))
         .ok_or_else(|| format!("`{sym}` is not the target of an address operand"))?;
     let absolute = facts.absolute[k];
+    let addend = codec
+        .address(first, addr, k)
+        .map_or(0, |a| a.wrapping_sub(addr.wrapping_add(INST_SIZE)) as i64);
     let zero = if absolute { 0 } else { addr + INST_SIZE };
     let word = codec.relocate(first, addr, k, zero)?;
-    Ok((k, absolute, word))
+    Ok((k, absolute, word, addend))
 }
 
 /// `isa asm FILE.s [-o FILE | --hex]`: hex words on stdout, 16-byte records, or an ELF

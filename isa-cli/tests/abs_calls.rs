@@ -50,7 +50,12 @@ fn abs_call_and_return_run_at_every_base() {
     let src = temp("abs.s");
     std::fs::write(&src, PROGRAM).unwrap();
     let obj = temp("abs.o");
-    ok(&isa(&["asm", src.to_str().unwrap(), "-o", obj.to_str().unwrap()]));
+    ok(&isa(&[
+        "asm",
+        src.to_str().unwrap(),
+        "-o",
+        obj.to_str().unwrap(),
+    ]));
     for base in ["0x0", "0x200", "0x10000"] {
         let bin = temp(&format!("abs-{base}.bin"));
         ok(&isa(&[

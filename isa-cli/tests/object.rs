@@ -373,9 +373,9 @@ fn spec_option_uses_the_model() {
 fn a_code_listing_assembles_to_the_same_object() {
     use isa::backend::CodeBuffer;
     use isa::{FormatOptions, Instruction};
-    let mut buf = CodeBuffer::new(0);
+    let mut buf = CodeBuffer::new(0).unwrap();
     let (top, done) = (buf.new_label(), buf.new_label());
-    let step = buf.symbol("reduce_step");
+    let step = buf.symbol("reduce_step").unwrap();
     buf.bind(top).unwrap();
     buf.push("S2R R1, SR_LANEID".parse::<Instruction>().unwrap());
     buf.push_to("@P0 BRA 0x0".parse::<Instruction>().unwrap(), done)
@@ -423,6 +423,39 @@ fn a_code_listing_assembles_to_the_same_object() {
         &raw,
     ]));
     assert_eq!(std::fs::read(&raw).unwrap(), code.to_bytes());
+}
+
+/// A relocation's addend survives listing → object → link: `Code::listing` writes
+/// `` `(f+0x20) `` / `` `(f-0x10) ``, `isa asm -o` (either tier) keeps the addends in the
+/// object, and `isa link` at the code's base gives the words `Code::link` gives.
+#[test]
+fn a_code_listing_keeps_relocation_addends_through_link() {
+    use isa::backend::{CodeBuffer, Target};
+    use isa::Instruction;
+    let insn = |t: &str| t.parse::<Instruction>().unwrap();
+    let mut buf = CodeBuffer::new(0x100).unwrap();
+    let f = buf.symbol("f").unwrap();
+    let top = buf.named_label("top").unwrap();
+    buf.bind(top).unwrap();
+    buf.push_to(insn("CALL.REL RZ, 0x0"), Target::Symbol(f, 0x20))
+        .unwrap();
+    buf.push_to(insn("@P0 BRA 0x0"), top).unwrap();
+    buf.push_to(insn("BRA 0x0"), Target::Symbol(f, -0x10))
+        .unwrap();
+    let code = buf.finish().unwrap();
+    let mut linked = code.clone();
+    linked.link(|s| (s == "f").then_some(0x9000)).unwrap();
+    let expected: String = linked.words().map(|w| format!("{w:#034x}\n")).collect();
+    let listing = write("addends.s", &code.listing());
+    let spec = Path::new(env!("CARGO_MANIFEST_DIR")).join("../isa-spec");
+    for tier in [&[][..], &["--spec", spec.to_str().unwrap()][..]] {
+        let obj = path("addends.o");
+        ok(&isa(&[&["asm", &listing, "-o", &obj][..], tier].concat()));
+        let hex = ok(&isa(&[
+            "link", &obj, "--base", "0x100", "--symbol", "f=0x9000",
+        ]));
+        assert_eq!(hex, expected, "{tier:?}");
+    }
 }
 
 /// A relocation with an addend (another tool's object: `isa asm` writes none) is

@@ -273,7 +273,10 @@ const BAD: &[(&str, usize, &str)] = &[
     ("BRA -0x7fffffffffffffffffffffffffffffff", 5, "branch target -0x7fffffffffffffffffffffffffffffff is out of range"),
     ("BRA `(.L_nowhere)", 5, "`BRA` operand 2 (offset): undefined label `.L_nowhere`"),
     ("BRA `(.L_x", 5, "unterminated label reference: missing `)`"),
-    ("BRA `(.L_x + 0x10)", 7, "only plain labels are supported in `` `(…) ``, found `.L_x + 0x10`"),
+    ("BRA `(.L_x * 0x10)", 7, "expected a label, or a symbol and an addend (`sym+0x20`) in `` `(…) ``, found `.L_x * 0x10`"),
+    ("BRA `(.L_x + -0x10)", 7, "expected a label, or a symbol and an addend (`sym+0x20`) in `` `(…) ``, found `.L_x + -0x10`"),
+    ("BRA `(.L_x + 0x8000000000000000)", 7, "expected a label, or a symbol and an addend (`sym+0x20`) in `` `(…) ``, found `.L_x + 0x8000000000000000`"),
+    ("BRA `(.L_x + 0x18)", 5, "`BRA` operand 2 (offset): branch target 0x118 is not a multiple of 0x10 bytes from the next instruction (0x10)"),
     ("SHFL.UP P1, R1, R0, `(.L_x), R3", 21, "`SHFL.UP` operand 4 (SrcB): a label is only allowed as a branch target"),
     // The spec's `__Exception`: BRA_U needs `.DIV` or `.CONV`.
     ("BRA UR4, 0x100", 1, "`BRA`: BRA_U should be used with .DIV/.CONV. (the spec's IllegalBitFieldValue exception)"),
@@ -388,6 +391,9 @@ fn near_misses_assemble() {
         ("UIADD UR0, UR1, -UR2", "UIADD UR0, UR1, -UR2"),
         ("BRA 0x110", "BRA 0x110"),
         ("BRA `(.L_x)", "BRA 0x100"),
+        // A symbol and an addend, as listings write a relocation.
+        ("BRA `(.L_x+0x20)", "BRA 0x120"),
+        ("BRA `( .L_x - 16 )", "BRA 0xf0"),
         ("BRA.DIV UR4, 0x100", "BRA.DIV UR4, 0x100"),
         (
             "MATCH.U64.ALL R0, P0, R[2:3]",

@@ -25,8 +25,8 @@ fn main() {
     // -- 1. emit ---------------------------------------------------------------------
     // The calling convention: the callee `sum_lanes` reads its argument in R10, writes
     // its result in R11, and returns to the address in R[8:9].
-    let mut buf = CodeBuffer::new(0);
-    let sum_lanes = buf.symbol("sum_lanes");
+    let mut buf = CodeBuffer::new(0).expect("an aligned base");
+    let sum_lanes = buf.symbol("sum_lanes").expect("a name `isa asm` reads");
     let v = |n: u8| Reg::new(FIRST_VIRTUAL + n).unwrap();
     let (lane, ballot, same, leader) = (v(0), v(1), v(2), v(4));
     isa::code!(buf;
@@ -46,13 +46,13 @@ fn main() {
     let mut code = buf.finish().expect("every label is bound");
 
     // -- 2. liveness -----------------------------------------------------------------
-    let n = code.insts.len();
-    let base = code.base;
-    let addr = |i: usize| base + 16 * i as u64;
-    let index_of = |a: u64| ((a - base) / 16) as usize;
+    let n = code.len();
+    let base = code.base();
+    let addr = |i: usize| base + isa::INSTRUCTION_BYTES * i as u64;
+    let index_of = |a: u64| ((a - base) / isa::INSTRUCTION_BYTES) as usize;
     let succs: Vec<Vec<usize>> = (0..n)
         .map(|i| {
-            let insn = &code.insts[i];
+            let insn = &code.insts()[i];
             let mut s = Vec::new();
             if (insn.flow().falls_through() || insn.is_conditional()) && i + 1 < n {
                 s.push(i + 1);
@@ -65,7 +65,7 @@ fn main() {
         .collect();
     // Uses and definitions of virtual registers (a conditional write does not kill).
     let virtual_regs = |i: usize, read: bool| -> BTreeSet<u8> {
-        code.insts[i]
+        code.insts()[i]
             .reg_operands()
             .filter(|o| {
                 if read {
@@ -106,7 +106,7 @@ fn main() {
     // -- 3. allocation ---------------------------------------------------------------
     // Interference: a register written at i interferes with everything live after i.
     let mut interferes: BTreeMap<u8, BTreeSet<u8>> = BTreeMap::new();
-    for (insn, live) in code.insts.iter().zip(&live_out) {
+    for (insn, live) in code.insts().iter().zip(&live_out) {
         for code_reg in insn
             .reg_operands()
             .filter(|o| o.access.writes())
@@ -127,7 +127,7 @@ fn main() {
     }
     // Physical registers the program names itself are taken (R8..R11 here).
     let fixed: BTreeSet<u8> = code
-        .insts
+        .insts()
         .iter()
         .flat_map(|i| i.reg_operands().flat_map(|o| o.regs()).collect::<Vec<_>>())
         .filter_map(|r| match r {
@@ -147,7 +147,7 @@ fn main() {
         assigned.insert(vreg, phys);
     }
     println!("liveness and allocation: {assigned:?} (virtual → physical)");
-    for insn in &mut code.insts {
+    for insn in code.insts_mut() {
         insn.map_regs(|o| match o.reg {
             RegRef::Reg(r) if r.bits() >= FIRST_VIRTUAL && !r.is_constant() => {
                 RegRef::Reg(Reg::new(assigned[&r.bits()]).unwrap())
@@ -163,7 +163,7 @@ fn main() {
     code.link(|s| (s == "sum_lanes").then_some(callee_at))
         .expect("the call reaches the callee");
     let mut text: Vec<String> = Vec::new();
-    for (i, insn) in code.insts.iter().enumerate() {
+    for (i, insn) in code.insts().iter().enumerate() {
         let line = insn.display_at(addr(i)).to_string();
         let again = Instruction::parse_at(&line, addr(i), &|_| None).expect("prints what parses");
         assert_eq!(
@@ -176,14 +176,17 @@ fn main() {
     let callee = ["REDUX.SUM R11, R10", "RET.REL R[8:9], 0x0"];
     let mut words: Vec<u128> = code.words().collect();
     for (k, line) in callee.iter().enumerate() {
-        let at = callee_at + 16 * k as u64;
+        let at = callee_at + isa::INSTRUCTION_BYTES * k as u64;
         words.push(Instruction::parse_at(line, at, &|_| None).unwrap().encode());
         text.push(format!("/*{at:04x}*/  {line}"));
     }
     println!("{}", text.join("\n"));
 
     // -- 5. run ------------------------------------------------------------------------
-    let mut m = Machine::new(Warp::new(u32::MAX), Program::from_words(code.base, &words));
+    let mut m = Machine::new(
+        Warp::new(u32::MAX),
+        Program::from_words(code.base(), &words),
+    );
     assert_eq!(m.run(10_000), Stop::Exited);
     let lane_reg = Reg::new(assigned[&lane.bits()]).unwrap();
     for l in 0..32 {

@@ -1,6 +1,6 @@
-//! What users of `isa::inst!`, `isa::code!` and `isa_macros::include_isa!` see when
-//! they get it wrong: the compile error, with the spec's file and line where there is
-//! one. (What they get right is `tests/pass.rs`.)
+//! What users of `isa::inst!`, `isa::code!`, `isa_macros::include_isa!` and the code
+//! buffer see when they get it wrong: the compile error, with the spec's file and line
+//! where there is one. (What they get right is `tests/pass.rs`.)
 
 #[test]
 fn compile_errors() {

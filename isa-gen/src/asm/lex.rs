@@ -61,8 +61,8 @@ pub enum Core<'a> {
         reg: Option<&'a str>,
         offset: i128,
     },
-    /// `` `(label) ``.
-    Label(&'a str),
+    /// `` `(label) ``, or `` `(symbol+addend) `` (the addend may be negative).
+    Label(&'a str, i128),
 }
 
 /// An operand as written.
@@ -137,7 +137,7 @@ pub fn lex_line(line: &str) -> Result<LineToks<'_>, LexError> {
                         reg,
                         offset,
                     },
-                    runtime::TokCore::Label(l) => Core::Label(l),
+                    runtime::TokCore::Label(l, addend) => Core::Label(l, addend),
                 },
                 suffix: t.suffix,
                 text: &code[t.start..t.end],
@@ -243,7 +243,7 @@ mod tests {
             }
         );
         let l = lex_line("BRA `(.L_x_5)").unwrap();
-        assert_eq!(l.operands[0].core, Core::Label(".L_x_5"));
+        assert_eq!(l.operands[0].core, Core::Label(".L_x_5", 0));
         let l = lex_line("UR2UP UPR, UR7.B1, 0xFF").unwrap();
         assert_eq!(l.operands[1].suffix, Some("B1"));
         let l = lex_line("S2R R2, SR_CTAID.X").unwrap();

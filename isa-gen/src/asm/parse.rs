@@ -724,11 +724,13 @@ fn assign(
                     let address = op.address_at(f, values);
                     let v = match (&tok.core, address) {
                         (Core::Number(v), _) => *v,
-                        (Core::Label(l), Some((_, mode))) if mode.is_address() => match labels(l) {
-                            Some(t) => t as i128,
-                            None => return Assign::Invalid(format!("undefined label `{l}`")),
-                        },
-                        (Core::Label(_), _) => {
+                        (Core::Label(l, addend), Some((_, mode))) if mode.is_address() => {
+                            match labels(l) {
+                                Some(t) => t as i128 + addend,
+                                None => return Assign::Invalid(format!("undefined label `{l}`")),
+                            }
+                        }
+                        (Core::Label(..), _) => {
                             return Assign::Invalid(
                                 "a label is only allowed as a branch target".into(),
                             )

@@ -1,5 +1,5 @@
 //! Whole programs: one instruction per line, `//` comments, labels `.L_name:`,
-//! `` `(.L_name) `` references, optional `/*0040*/` address prefixes, and the symbol
+//! `` `(.L_name) `` references (`` `(sym+0x20) `` with an addend), optional `/*0040*/` address prefixes, and the symbol
 //! directives `.global NAME` (the label is visible outside the object) and `.extern
 //! NAME` (a symbol defined elsewhere, resolved when linking).
 //!
@@ -12,8 +12,8 @@ use std::ops::Range;
 
 use super::AsmError;
 
-/// Bytes per instruction.
-pub const INST_SIZE: u64 = 16;
+/// Bytes per instruction (the model's).
+pub use crate::model::flow::INST_SIZE;
 
 /// An error on one line of a program.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -36,7 +36,9 @@ pub(crate) enum TokCore<'a> {
     Range(&'a str, u64, u64),
     Indexed(&'a str, &'a str, i128),
     ConstMem(u64, Option<&'a str>, i128),
-    Label(&'a str),
+    /// `` `(name) ``, `` `(name+0x20) ``, `` `(name-16) ``: a label or symbol and an
+    /// addend.
+    Label(&'a str, i128),
 }
 
 /// An operand as written: prefix symbol, core, optional `.SUFFIX`, byte span.
@@ -323,20 +325,35 @@ fn operand<'a>(c: &mut Cur<'a>) -> Result<Tok<'a>, AsmError> {
                     AsmErrorKind::Msg("unterminated label reference: missing `)`"),
                 ));
             };
-            let label = c.rest()[..close].trim();
+            let text = c.rest()[..close].trim();
             c.pos += close + 1;
+            // A name, then optionally `+` or `-` and a number (a relocation's addend).
+            let split = text.find(['+', '-']).unwrap_or(text.len());
+            let label = text[..split].trim_end();
+            let addend = match text.as_bytes().get(split) {
+                None => Some(0),
+                Some(&sign) => {
+                    let digits = text[split + 1..].trim_start();
+                    // At most 64 bits, as a relocation holds it (and no sum overflows).
+                    let v = if digits.starts_with(['+', '-']) { None } else { parse_number(digits) };
+                    v.map(|v| if sign == b'-' { -v } else { v })
+                        .filter(|v| i64::try_from(*v).is_ok())
+                }
+            };
             let ok =
                 !label.is_empty() && label.bytes().all(|b| is_word(b) || b == b'.' || b == b'$');
-            if !ok {
+            let Some(addend) = addend.filter(|_| ok) else {
                 let lead = c.s[inner..].len() - c.s[inner..].trim_start().len();
-                let (a, b) = (inner + lead, inner + lead + label.len());
+                let (a, b) = (inner + lead, inner + lead + text.len());
                 return Err(AsmError::new(
                     a,
                     b,
-                    AsmErrorKind::Msg("only plain labels are supported in `` `(…) ``, found `{}`"),
+                    AsmErrorKind::Msg(
+                        "expected a label, or a symbol and an addend (`sym+0x20`) in `` `(…) ``, found `{}`",
+                    ),
                 ));
-            }
-            TokCore::Label(label)
+            };
+            TokCore::Label(label, addend)
         }
         // `(.L_x)` without its backtick: say how a label reference is written.
         Some(b'(') => {
@@ -996,15 +1013,15 @@ fn read(
             };
             let v = match tok.core {
                 TokCore::Number(v) => v,
-                TokCore::Label(l) if matches!(mode, ImmAddr::Rel | ImmAddr::Abs) => match labels(l)
+                TokCore::Label(l, addend) if matches!(mode, ImmAddr::Rel | ImmAddr::Abs) => match labels(l)
                 {
-                    Some(t) => i128::from(t),
+                    Some(t) => i128::from(t) + addend,
                     None => {
                         let (s, e) = offset_in(line, l);
                         return Read::Bad(Problem::UndefinedLabel(s, e));
                     }
                 },
-                TokCore::Label(_) => return Read::Bad(Problem::LabelNotAllowed),
+                TokCore::Label(..) => return Read::Bad(Problem::LabelNotAllowed),
                 _ => return Read::Kind,
             };
             if let Some(p) = tok.prefix {

@@ -12,26 +12,71 @@ fn write_reloc_name<W: core::fmt::Write>(w: &mut W, r: &Reloc) -> core::fmt::Res
     Ok(())
 }
 
+/// An addend as a listing writes it after its symbol: `+0x20`, `-0x10`, nothing for 0.
+fn write_addend<W: core::fmt::Write>(w: &mut W, addend: i64) -> core::fmt::Result {
+    // (`{:+#x}` would print a negative addend in two's complement.)
+    match addend {
+        0 => Ok(()),
+        a if a < 0 => write!(w, "-{:#x}", a.unsigned_abs()),
+        a => write!(w, "+{a:#x}"),
+    }
+}
+
+/// The label lines of instruction `i`: the name `given` for its address, then the
+/// names of the labels bound there (`named` is sorted by instruction).
+fn write_label_lines<W: core::fmt::Write>(
+    w: &mut W,
+    named: &[(usize, &str)],
+    i: usize,
+    given: Option<&str>,
+) -> core::fmt::Result {
+    if let Some(n) = given {
+        writeln!(w, "{n}:")?;
+    }
+    let first = named.partition_point(|n| n.0 < i);
+    for &(_, n) in named[first..].iter().take_while(|n| n.0 == i) {
+        if Some(n) != given {
+            writeln!(w, "{n}:")?;
+        }
+    }
+    Ok(())
+}
+
 impl Code {
     /// Writes the code as a listing `isa asm` reads back (with `-o FILE.o` when it has
     /// relocations): an `.extern` line per symbol, then an instruction a line with its
-    /// address as a `/*…*/` prefix. `o.symbols` names addresses: a named address gets
-    /// a label line (`name:`) and address operands pointing at it print the name. An
-    /// operand a relocation still patches prints its symbol (`` `(name) ``, not the
-    /// address its placeholder code 0 means), with the relocation in a comment, as
+    /// address as a `/*…*/` prefix. Named labels ([`CodeBuffer::named_label`]) get a
+    /// label line, and address operands pointing at them print the name; `o.symbols`
+    /// names more addresses the same way (before the labels' names). An operand a
+    /// relocation still patches prints its symbol and addend (`` `(name+0x20) ``, not
+    /// the address its placeholder code 0 means), with the relocation in a comment, as
     /// `isa disasm` prints an object file.
     pub fn write_asm_with<W: core::fmt::Write>(&self, w: &mut W, o: &FormatOptions) -> core::fmt::Result {
         for s in &self.symbols {
             writeln!(w, ".extern {s}")?;
         }
+        // Named labels by the instruction they are bound to, in creation order there.
+        let mut named: alloc::vec::Vec<(usize, &str)> = self
+            .labels
+            .iter()
+            .filter_map(|l| Some((l.at?, l.name.as_deref()?)))
+            .collect();
+        named.sort_by_key(|n| n.0);
+        let label_at = |a: u64| -> Option<&str> {
+            let off = a.wrapping_sub(self.base);
+            if !off.is_multiple_of(INSTRUCTION_BYTES) {
+                return None;
+            }
+            let i = usize::try_from(off / INSTRUCTION_BYTES).ok()?;
+            let p = named.partition_point(|n| n.0 < i);
+            named.get(p).filter(|n| n.0 == i).map(|n| n.1)
+        };
         let mut next = 0;
         for (k, insn) in self.insts.iter().enumerate() {
-            let addr = self.base.wrapping_add(16 * k as u64);
-            if let Some(name) = o.symbols.and_then(|f| f(addr)) {
-                writeln!(w, "{name}:")?;
-            }
+            let addr = self.addr_of(k);
+            write_label_lines(w, &named, k, o.symbols.and_then(|f| f(addr)))?;
             // This instruction's relocations (they are in instruction order).
-            let offset = 16 * k as u64;
+            let offset = INSTRUCTION_BYTES.wrapping_mul(k as u64);
             while self.relocs.get(next).is_some_and(|r| r.offset < offset) {
                 next += 1;
             }
@@ -40,19 +85,29 @@ impl Code {
                 next += 1;
             }
             let relocs = &self.relocs[first..next];
-            // An operand a relocation patches names its symbol at the address its
-            // placeholder code means.
+            // An operand a relocation patches names its symbol and addend at the
+            // address its placeholder code means.
+            let texts: alloc::vec::Vec<(u64, alloc::string::String)> = relocs
+                .iter()
+                .filter_map(|r| {
+                    let a = insn.address(r.operand as usize, addr)?;
+                    let mut t = self.symbols.get(r.symbol.index())?.clone();
+                    write_addend(&mut t, r.addend).ok()?;
+                    Some((a, t))
+                })
+                .collect();
             let names = |a: u64| -> Option<&str> {
-                relocs
+                texts
                     .iter()
-                    .find(|r| insn.address(r.operand as usize, addr) == Some(a))
-                    .and_then(|r| self.symbols.get(r.symbol.index()))
-                    .map(|s| s.as_str())
+                    .find(|t| t.0 == a)
+                    .map(|t| t.1.as_str())
                     .or_else(|| o.symbols.and_then(|f| f(a)))
+                    .or_else(|| label_at(a))
             };
             let opts = FormatOptions {
                 symbols: Some(&names),
-                ..*o
+                decimal: o.decimal,
+                show_defaults: o.show_defaults,
             };
             write!(w, "/*{addr:04x}*/  ")?;
             insn.write_asm_with(w, addr, &opts)?;
@@ -63,18 +118,17 @@ impl Code {
                 if let Some(s) = self.symbols.get(r.symbol.index()) {
                     write!(w, " {s}")?;
                 }
-                if r.addend < 0 {
-                    write!(w, "-{:#x}", r.addend.unsigned_abs())?;
-                } else if r.addend > 0 {
-                    write!(w, "+{:#x}", r.addend)?;
-                }
+                write_addend(w, r.addend)?;
             }
             w.write_char('\n')?;
         }
-        Ok(())
+        // Labels bound after the last instruction.
+        let end = self.insts.len();
+        write_label_lines(w, &named, end, o.symbols.and_then(|f| f(self.addr_of(end))))
     }
 
-    /// [`Code::write_asm_with`] with no names but the symbols', into a `String`.
+    /// [`Code::write_asm_with`] with no names but the labels' and symbols', into a
+    /// `String`.
     pub fn listing(&self) -> alloc::string::String {
         let mut s = alloc::string::String::new();
         // Writing into a `String` cannot fail.

@@ -731,7 +731,7 @@ fn bundled_spec() {
     let examples: &[(&str, &str)] = &[
         (
             "bru.isa:536:11",
-            "only plain labels are supported in `` `(…) ``, found `.Base - . - 0x10`",
+            "expected a label, or a symbol and an addend (`sym+0x20`) in `` `(…) ``, found `.Base - . - 0x10`",
         ),
         (
             "bru.isa:632:16",
