@@ -9,9 +9,9 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use isa_gen::asm::program::{self, DirectiveKind, INST_SIZE};
+use isa_object::{escape_name, short_name, Binding, ObjReloc, ObjSymbol, Object};
 
 use crate::codec::Codec;
-use crate::object::{self, Binding, ObjReloc, ObjSymbol, Object};
 use crate::text::TextFile;
 
 /// A relocation found while assembling: address operand `operand` of the instruction
@@ -298,7 +298,7 @@ pub fn asm_command(codec: &Codec, input: &Path, output: Option<&Path>) -> Result
                 return Err(format!("refusing to overwrite the input {name}"));
             }
             let bytes = if to_object {
-                object::write(&program.object())?
+                isa_object::write(&program.object()).map_err(|e| e.to_string())?
             } else {
                 program
                     .words
@@ -328,12 +328,50 @@ pub struct Listing {
     pub words: Vec<u128>,
     /// Trailing bytes that make no whole instruction.
     pub trailing: Vec<u8>,
-    /// Names by address (the first of several at one address is used in operands).
-    pub names: BTreeMap<u64, Vec<String>>,
-    pub globals: Vec<String>,
-    pub externs: Vec<String>,
-    /// By instruction address: (address operand, symbol, relocation type name, addend).
-    pub relocs: HashMap<u64, (usize, String, String, i64)>,
+    /// The object's symbols as printed (none for raw records).
+    symbols: Vec<Shown>,
+    /// Labels by address: indices into `symbols` (the first names the address in
+    /// operands).
+    pub names: BTreeMap<u64, Vec<usize>>,
+    /// By instruction address: the relocation on it (at most one: `Object::check`).
+    relocs: HashMap<u64, ListedReloc>,
+}
+
+/// A symbol's name, escaped: whole where it is defined, shortened where it repeats
+/// (operands, relocation comments), so a listing stays proportional to its object.
+struct Shown {
+    full: String,
+    short: String,
+    binding: Binding,
+}
+
+struct ListedReloc {
+    /// The address operand it patches.
+    operand: usize,
+    /// Index into `Listing::symbols`.
+    symbol: usize,
+    r_type: u32,
+    addend: i64,
+}
+
+/// Whether the assembler reads `name` back as what it is: a label (`name:`), and an
+/// operand of `.global`/`.extern` when it is exported or undefined. The assembler's
+/// own layout pass decides, so this cannot drift from what it accepts.
+fn assembler_reads(name: &str, binding: Binding) -> bool {
+    let label = || {
+        program::layout(&format!("{name}:"), 0)
+            .is_ok_and(|l| l.label_order == [name] && l.lines.is_empty())
+    };
+    let directive = || {
+        program::layout(&format!(".extern {name}"), 0).is_ok_and(|l| {
+            l.lines.is_empty() && l.directives.len() == 1 && l.directives[0].name == name
+        })
+    };
+    match binding {
+        Binding::Local => label(),
+        Binding::Global => label() && directive(),
+        Binding::Undefined => directive(),
+    }
 }
 
 impl Listing {
@@ -347,62 +385,72 @@ impl Listing {
                 .map(|c| u128::from_le_bytes(c.try_into().expect("16-byte chunk")))
                 .collect(),
             trailing: bytes[whole..].to_vec(),
+            symbols: Vec::new(),
             names: BTreeMap::new(),
-            globals: Vec::new(),
-            externs: Vec::new(),
             relocs: HashMap::new(),
         }
     }
 
-    /// An object's `.text`, symbols and relocations, laid out from `base`.
+    /// An object's `.text`, symbols and relocations, laid out from `base` (addresses
+    /// wrap at 2^64, as the code buffer's do). `isa_object::read` checked the object.
     pub fn object(obj: &Object, base: u64) -> Listing {
         let mut l = Listing::raw(&obj.text, base);
-        for s in &obj.symbols {
-            match s.binding {
-                Binding::Undefined => l.externs.push(s.name.clone()),
-                b => {
-                    if b == Binding::Global {
-                        l.globals.push(s.name.clone());
-                    }
-                    l.names
-                        .entry(base + s.value)
-                        .or_default()
-                        .push(s.name.clone());
-                }
+        for (i, s) in obj.symbols.iter().enumerate() {
+            l.symbols.push(Shown {
+                full: escape_name(&s.name).into_owned(),
+                short: short_name(&s.name).into_owned(),
+                binding: s.binding,
+            });
+            if s.binding != Binding::Undefined {
+                l.names
+                    .entry(base.wrapping_add(s.value))
+                    .or_default()
+                    .push(i);
             }
         }
         for r in &obj.relocs {
             let Some((_, k)) = isa::backend::RelocKind::from_elf_type(r.r_type) else {
-                continue; // `object::read` refuses unknown types
+                continue; // `isa_object::read` refuses unknown types
             };
             l.relocs.insert(
-                base + r.offset,
-                (
-                    k as usize,
-                    obj.symbols[r.symbol].name.clone(),
-                    object::reloc_name(r.r_type),
-                    r.addend,
-                ),
+                base.wrapping_add(r.offset),
+                ListedReloc {
+                    operand: k as usize,
+                    symbol: r.symbol,
+                    r_type: r.r_type,
+                    addend: r.addend,
+                },
             );
         }
         l
+    }
+
+    /// The names of the labels at `addr`, as their definitions print them.
+    pub fn labels_at(&self, addr: u64) -> impl Iterator<Item = &str> {
+        self.names
+            .get(&addr)
+            .into_iter()
+            .flatten()
+            .map(|&i| self.symbols[i].full.as_str())
+    }
+
+    /// The name an operand naming `addr` prints (shortened when long).
+    pub fn name_of(&self, addr: u64) -> Option<&str> {
+        let &i = self.names.get(&addr)?.first()?;
+        Some(self.symbols[i].short.as_str())
     }
 
     /// Instruction `k` as text: address operands that a symbol names print as label
     /// references, the operand a relocation patches as its symbol.
     pub fn print(&self, codec: &Codec, k: usize) -> Result<String, String> {
         let word = self.words[k];
-        let addr = self.base + k as u64 * INST_SIZE;
+        let addr = self.addr(k);
         let reloc = self.relocs.get(&addr);
-        let at_reloc = reloc.and_then(|r| codec.address(word, addr, r.0).map(|a| (a, r)));
+        let at_reloc = reloc.and_then(|r| codec.address(word, addr, r.operand).map(|a| (a, r)));
         let names = |a: u64| -> Option<&str> {
             match at_reloc {
-                Some((ra, r)) if ra == a => Some(r.1.as_str()),
-                _ => self
-                    .names
-                    .get(&a)
-                    .and_then(|v| v.first())
-                    .map(String::as_str),
+                Some((ra, r)) if ra == a => Some(self.symbols[r.symbol].short.as_str()),
+                _ => self.name_of(a),
             }
         };
         let symbols =
@@ -410,37 +458,60 @@ impl Listing {
         codec.print(word, addr, symbols)
     }
 
-    /// The text of the listing, and the problems (offset: message) of words that do
-    /// not decode or trailing bytes.
+    /// The address of instruction `k`.
+    pub fn addr(&self, k: usize) -> u64 {
+        self.base.wrapping_add(k as u64 * INST_SIZE)
+    }
+
+    /// The text of the listing, and the problems (what is wrong where) of words that
+    /// do not decode, trailing bytes and names the listing cannot give back.
     pub fn text(&self, codec: &Codec) -> (String, Vec<String>) {
         let mut out = String::new();
         let mut problems = Vec::new();
-        for g in &self.globals {
-            out.push_str(&format!(".global {g}\n"));
+        for s in &self.symbols {
+            if s.full.len() > isa_object::SHOWN_NAME_BYTES {
+                problems.push(format!(
+                    "symbol `{}`: longer than {} bytes, so shortened where it is referenced (the listing does not assemble back)",
+                    s.short,
+                    isa_object::SHOWN_NAME_BYTES
+                ));
+            } else if !assembler_reads(&s.full, s.binding) {
+                problems.push(format!(
+                    "symbol `{}`: not a name the assembler reads (the listing does not assemble back)",
+                    s.short
+                ));
+            }
         }
-        for e in &self.externs {
-            out.push_str(&format!(".extern {e}\n"));
+        for s in self.symbols.iter().filter(|s| s.binding == Binding::Global) {
+            out.push_str(&format!(".global {}\n", s.full));
+        }
+        for s in self
+            .symbols
+            .iter()
+            .filter(|s| s.binding == Binding::Undefined)
+        {
+            out.push_str(&format!(".extern {}\n", s.full));
         }
         for (k, &word) in self.words.iter().enumerate() {
-            let addr = self.base + k as u64 * INST_SIZE;
-            for n in self.names.get(&addr).into_iter().flatten() {
+            let addr = self.addr(k);
+            for n in self.labels_at(addr) {
                 out.push_str(&format!("{n}:\n"));
             }
-            let reloc = self.relocs.get(&addr);
             match self.print(codec, k) {
                 Ok(t) => out.push_str(&format!("/*{addr:04x}*/  {t} ;")),
                 Err(e) => {
                     out.push_str(&format!("/*{addr:04x}*/  .word {word:#034x} ;"));
-                    problems.push(format!("offset {:#x}: {e}", addr - self.base));
+                    problems.push(format!("offset {:#x}: {e}", k as u64 * INST_SIZE));
                 }
             }
-            if let Some((_, sym, kind, addend)) = reloc {
-                out.push_str(&format!("  // {kind} {sym}"));
+            if let Some(r) = self.relocs.get(&addr) {
+                let kind = isa_object::reloc_name(r.r_type);
+                out.push_str(&format!("  // {kind} {}", self.symbols[r.symbol].short));
                 // (`{:+#x}` would print a negative addend in two's complement.)
-                if *addend < 0 {
-                    out.push_str(&format!("-{:#x}", addend.unsigned_abs()));
-                } else if *addend > 0 {
-                    out.push_str(&format!("+{addend:#x}"));
+                if r.addend < 0 {
+                    out.push_str(&format!("-{:#x}", r.addend.unsigned_abs()));
+                } else if r.addend > 0 {
+                    out.push_str(&format!("+{:#x}", r.addend));
                 }
             }
             out.push('\n');
@@ -455,7 +526,7 @@ impl Listing {
             let hex: Vec<String> = self.trailing.iter().map(|b| format!("{b:#04x}")).collect();
             out.push_str(&format!(
                 "// trailing bytes at {:#06x}: {}\n",
-                self.base + whole,
+                self.base.wrapping_add(whole),
                 hex.join(" ")
             ));
         }
@@ -465,9 +536,9 @@ impl Listing {
 
 /// Reads what `isa disasm`/`isa link` take: an object (by its ELF magic) or raw records.
 pub fn read_input(path: &Path, base: u64) -> Result<(Listing, Option<Object>), String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    if object::is_elf(&bytes) {
-        let obj = object::read(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    let bytes = crate::text::read_input_file(path)?;
+    if isa_object::is_elf(&bytes) {
+        let obj = isa_object::read(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
         Ok((Listing::object(&obj, base), Some(obj)))
     } else {
         Ok((Listing::raw(&bytes, base), None))
@@ -581,55 +652,39 @@ pub fn link_command(
     base: u64,
     output: Option<&Path>,
 ) -> Result<ExitCode, String> {
-    let (listing, obj) = read_input(input, base)?;
+    let (_, obj) = read_input(input, base)?;
     let obj = obj.ok_or_else(|| format!("{}: not an object file", input.display()))?;
     let given: HashMap<&str, u64> = symbols.iter().map(|(n, a)| (n.as_str(), *a)).collect();
-    let mut words = listing.words.clone();
-    let mut errors = Vec::new();
-    for r in &obj.relocs {
-        let sym = &obj.symbols[r.symbol];
-        let s = match sym.binding {
-            Binding::Undefined => match given.get(sym.name.as_str()) {
-                Some(&a) => a,
-                None => {
-                    errors.push(format!(
-                        "undefined symbol `{}` (give its address with --symbol {}=ADDR)",
-                        sym.name, sym.name
-                    ));
-                    continue;
-                }
-            },
-            _ => base + sym.value,
-        };
-        let Some((_, k)) = isa::backend::RelocKind::from_elf_type(r.r_type) else {
-            continue;
-        };
-        let i = (r.offset / INST_SIZE) as usize;
-        let addr = base + r.offset;
-        match codec.relocate(words[i], addr, k as usize, s.wrapping_add(r.addend as u64)) {
-            Ok(w) => words[i] = w,
-            Err(e) => {
+    let linked = obj.link_with(
+        base,
+        |name| given.get(name).copied(),
+        |word, addr, k, target| codec.relocate(word, addr, k, target),
+    );
+    let words = match linked {
+        Ok(words) => words,
+        Err(errors) => {
+            let no_operand = isa::backend::TargetError::NoAddress.to_string();
+            for e in &errors {
                 // An object of another spec read with the bundled one: its relocated
                 // instructions are other instructions here.
-                let no_operand = e == isa::backend::TargetError::NoAddress.to_string();
-                let hint = if no_operand && matches!(codec, Codec::Bundled) {
-                    " (read with the bundled spec: an object of another spec needs --spec)"
-                } else {
-                    ""
+                let hint = match e {
+                    isa_object::LinkError::Undefined(name) => {
+                        let name = short_name(name);
+                        format!(" (give its address with --symbol {name}=ADDR)")
+                    }
+                    isa_object::LinkError::Relocation { message, .. }
+                        if *message == no_operand && matches!(codec, Codec::Bundled) =>
+                    {
+                        " (read with the bundled spec: an object of another spec needs --spec)"
+                            .to_string()
+                    }
+                    _ => String::new(),
                 };
-                errors.push(format!(
-                    "relocation at {:#x} (`{}`): {e}{hint}",
-                    r.offset, sym.name
-                ))
+                errln!("{}: error: {e}{hint}", input.display());
             }
+            return Ok(ExitCode::from(1));
         }
-    }
-    if !errors.is_empty() {
-        for e in &errors {
-            errln!("{}: error: {e}", input.display());
-        }
-        return Ok(ExitCode::from(1));
-    }
+    };
     let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
     match output {
         Some(out) => {

@@ -34,7 +34,6 @@ mod doc;
 mod json;
 mod lsp;
 mod num;
-mod object;
 mod run;
 mod spec;
 mod text;
