@@ -114,10 +114,13 @@ pub fn assemble_file(
 ) -> Result<Program, Vec<String>> {
     let src = &file.text;
     let mut errors = file.invalid_utf8_in_code();
-    let bad_lines: Vec<usize> = errors.iter().map(|e| e.0).collect();
+    let bad_lines: HashSet<usize> = errors.iter().map(|e| e.0).collect();
     let layout = program::layout(src, 0).unwrap_or_default();
     let labels: HashSet<&str> = layout.labels.keys().copied().collect();
+    // In declaration order, and hashed: a scan per name made 50,000 of them take
+    // seconds.
     let mut externs: Vec<String> = Vec::new();
+    let mut declared: HashSet<&str> = HashSet::new();
     let mut globals = HashSet::new();
     for d in &layout.directives {
         match d.kind {
@@ -130,7 +133,7 @@ pub fn assemble_file(
                 ),
             )),
             DirectiveKind::Extern => {
-                if !externs.iter().any(|e| e == d.name) {
+                if declared.insert(d.name) {
                     externs.push(d.name.to_string());
                 }
             }
@@ -148,9 +151,9 @@ pub fn assemble_file(
     // took it is found by assembling the line again with another.
     let used: RefCell<Vec<(u64, String)>> = RefCell::default();
     let other = |sym: &str, addr: u64| {
-        externs.iter().any(|e| e == sym).then(|| {
+        declared.contains(sym).then(|| {
             used.borrow_mut().push((addr, sym.to_string()));
-            addr + INST_SIZE
+            addr.wrapping_add(INST_SIZE)
         })
     };
     let assembled = program::assemble_with(src, 0, &other, |text, addr, labels| {
@@ -202,11 +205,19 @@ pub fn assemble_file(
                 continue;
             }
             let sym = &syms[0];
-            match extern_operand(codec, text, addr, sym, &layout.labels, &words) {
+            // `words` are in address order.
+            let slot = words.binary_search_by_key(&addr, |w| w.0);
+            let Ok(slot) = slot else {
+                errors.push((
+                    line,
+                    col(sym),
+                    "internal: the instruction was not assembled".into(),
+                ));
+                continue;
+            };
+            match extern_operand(codec, text, addr, sym, &layout.labels, words[slot].1) {
                 Ok((k, absolute, word)) => {
-                    if let Some(slot) = words.iter_mut().find(|(a, _)| *a == addr) {
-                        slot.1 = word;
-                    }
+                    words[slot].1 = word;
                     refs.push(ExternRef {
                         addr,
                         operand: k,
@@ -242,27 +253,22 @@ pub fn assemble_file(
     })
 }
 
-/// Which address operand of the instruction at `addr` names the external `sym`, whether
-/// it is absolute, and the word with that operand at code 0.
+/// Which address operand of the instruction at `addr` (assembled as `first`) names the
+/// external `sym`, whether it is absolute, and the word with that operand at code 0.
 fn extern_operand(
     codec: &Codec,
     text: &str,
     addr: u64,
     sym: &str,
     labels: &HashMap<&str, u64>,
-    words: &[(u64, u128)],
+    first: u128,
 ) -> Result<(usize, bool, u128), String> {
-    let first = words
-        .iter()
-        .find(|w| w.0 == addr)
-        .map(|w| w.1)
-        .ok_or("internal: the instruction was not assembled")?;
     let second = codec
         .assemble(text, addr, &|n| {
             labels
                 .get(n)
                 .copied()
-                .or((n == sym).then_some(addr + 2 * INST_SIZE))
+                .or((n == sym).then_some(addr.wrapping_add(2 * INST_SIZE)))
         })
         .map_err(|e| e.to_string())?;
     let facts = codec
@@ -272,7 +278,11 @@ fn extern_operand(
         .find(|&k| codec.address(first, addr, k) != codec.address(second, addr, k))
         .ok_or_else(|| format!("`{sym}` is not the target of an address operand"))?;
     let absolute = facts.absolute[k];
-    let zero = if absolute { 0 } else { addr + INST_SIZE };
+    let zero = if absolute {
+        0
+    } else {
+        addr.wrapping_add(INST_SIZE)
+    };
     let word = codec.relocate(first, addr, k, zero)?;
     Ok((k, absolute, word))
 }
