@@ -38,8 +38,8 @@ impl<'a> LabelName<'a> {
 
 impl Object {
     /// The object of placed code: `.text` is `code`'s words (relocated operands at
-    /// code 0), a symbol per named label (in the order given; labels not named are not
-    /// symbols), an undefined symbol per [`Code::symbols`] entry, and a relocation per
+    /// code 0), a symbol per named label (local ones first, otherwise in the order
+    /// given; labels not named are not symbols), an undefined symbol per [`Code::symbols`] entry, and a relocation per
     /// [`Code::relocs`] entry, with its addend. A name given twice (two labels, or a
     /// label and an outside symbol), a label never bound, and what
     /// [`Object::check`] refuses are errors.
@@ -70,6 +70,8 @@ impl Object {
                 value,
             });
         }
+        // Locals first, as the symbol table has them: what `read` gives back is equal.
+        symbols.sort_by_key(|s| s.binding != Binding::Local);
         let first_extern = symbols.len();
         symbols.extend(code.symbols.iter().map(|name| ObjSymbol {
             name: name.clone(),
