@@ -66,7 +66,7 @@ pub fn graph(codec: &Codec, l: &Listing) -> Graph {
     // Addresses wrap at 2^64, as the listing's do.
     let index = |a: u64| -> Option<usize> {
         let off = a.wrapping_sub(l.base);
-        (off % 16 == 0 && off / 16 < n as u64).then_some((off / 16) as usize)
+        (off.is_multiple_of(16) && off / 16 < n as u64).then_some((off / 16) as usize)
     };
     let facts: Vec<_> = (0..n).map(|i| codec.facts(l.words[i], addr(i))).collect();
     let ends =

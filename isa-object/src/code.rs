@@ -138,7 +138,7 @@ impl Object {
         if let Err(e) = self.check() {
             return Err(vec![LinkError::Invalid(e)]);
         }
-        if self.text.len() as u64 % INST != 0 {
+        if !(self.text.len() as u64).is_multiple_of(INST) {
             let e = Error::new(format!(
                 "`.text` ({:#x} bytes) is not a whole number of 16-byte instructions",
                 self.text.len()

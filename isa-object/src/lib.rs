@@ -172,7 +172,7 @@ impl Object {
                     "symbol `{name}`: a name cannot hold NUL"
                 )));
             }
-            if s.binding != Binding::Undefined && (s.value > len || s.value % INST != 0) {
+            if s.binding != Binding::Undefined && (s.value > len || !s.value.is_multiple_of(INST)) {
                 return Err(Error::new(format!(
                     "symbol `{name}` at {:#x} is not at an instruction of `.text` ({len:#x} bytes)",
                     s.value
@@ -189,7 +189,7 @@ impl Object {
                 .get(r.symbol)
                 .ok_or_else(|| Error::new(format!("{what}: no symbol {}", r.symbol)))?;
             let inside = r.offset.checked_add(INST).is_some_and(|end| end <= len);
-            if r.offset % INST != 0 || !inside {
+            if !r.offset.is_multiple_of(INST) || !inside {
                 return Err(Error::new(format!(
                     "{what} (`{}`): not at an instruction of `.text` ({len:#x} bytes)",
                     short_name(&sym.name)
