@@ -133,7 +133,7 @@ pub fn write(obj: &Object) -> Result<Vec<u8>, Error> {
     Ok(buf)
 }
 
-/// Reads an object [`write`] made (or any ELF64 little-endian relocatable object for
+/// Reads an object [`write()`] made (or any ELF64 little-endian relocatable object for
 /// this ISA with a `.text`), and [checks](Object::check) it. Every offset, size and
 /// index is checked before it is used, and the names of all symbols together may not
 /// exceed four times the file's size (a string table can give many symbols one long

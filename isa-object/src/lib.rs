@@ -3,7 +3,7 @@
 //! in `docs/object-format.md` of the repository.
 //!
 //! - [`Object::from_code`] turns an [`isa::backend::Code`] (a `CodeBuffer`'s output)
-//!   into an object, with names for its labels; [`write`] makes the file's bytes.
+//!   into an object, with names for its labels; [`write()`] makes the file's bytes.
 //! - [`read`] reads a file back, and checks every offset, size and index in it: a
 //!   malformed or hostile file is an [`Error`] saying where and what, never a panic.
 //! - [`Object::link`] applies the relocations (the words `Code::link` gives).
@@ -157,7 +157,7 @@ pub fn short_name(name: &str) -> Cow<'_, str> {
 }
 
 impl Object {
-    /// Checks what [`read`] and [`write`] rely on: names not empty and without NUL,
+    /// Checks what [`read`] and [`write()`] rely on: names not empty and without NUL,
     /// labels at instructions of `.text`, relocations of a known type on an instruction
     /// of `.text`, at most one per instruction, naming a symbol of the object.
     pub fn check(&self) -> Result<(), Error> {
