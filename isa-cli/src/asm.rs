@@ -526,6 +526,10 @@ impl Listing {
             }
             out.push('\n');
         }
+        // Labels at the end of `.text` (the assembler reads a label on a line of its own).
+        for n in self.labels_at(self.addr(self.words.len())) {
+            out.push_str(&format!("{n}:\n"));
+        }
         if !self.trailing.is_empty() {
             let whole = self.words.len() as u64 * INST_SIZE;
             let n = self.trailing.len();

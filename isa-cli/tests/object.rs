@@ -613,3 +613,17 @@ fn an_object_written_from_rust() {
         "/*0020*/  CALL.REL RZ, 0x8020 ;\n"
     );
 }
+
+/// A label at the end of `.text` (after the last instruction) is listed, and the
+/// listing assembles back to the same object.
+#[test]
+fn a_label_at_the_end_is_listed() {
+    let src = write("end.s", ".global end\nBRA `(end)\nend:\n");
+    let obj = path("end.o");
+    ok(&isa(&["asm", &src, "-o", &obj]));
+    let text = ok(&isa(&["disasm", &obj]));
+    assert_eq!(text, ".global end\n/*0000*/  BRA `(end) ;\nend:\n");
+    let again = path("end-again.o");
+    ok(&isa(&["asm", &write("end-again.s", &text), "-o", &again]));
+    assert_eq!(std::fs::read(&again).unwrap(), std::fs::read(&obj).unwrap());
+}
