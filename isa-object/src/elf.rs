@@ -237,6 +237,13 @@ pub fn read(bytes: &[u8]) -> Result<Object, Error> {
         for r in entries {
             let i = relocs.len();
             let offset = r.r_offset(LE);
+            // At most one per instruction (`Object::check`): bounds what many
+            // relocation sections sharing one table could make of a small file.
+            if i as u64 >= data.len() as u64 / INST {
+                return Err(Error::new(format!(
+                    "relocation {i} (at {offset:#x}): more relocations than instructions in `.text`"
+                )));
+            }
             let sym = r.r_sym(LE, false) as usize;
             let symbol = *by_index.get(&sym).ok_or_else(|| {
                 Error::new(format!(

@@ -123,3 +123,40 @@ fn reloc_names() {
     assert_eq!(reloc_name(3), "R_ISA_ADDR_REL#1");
     assert_eq!(reloc_name(0), "R_ISA_0");
 }
+
+/// Relocation entries beyond one per instruction are refused as they are read (many
+/// relocation sections can share one table: memory would grow with their product).
+#[test]
+fn more_relocations_than_instructions() {
+    use object::read::elf::{ElfFile64, SectionHeader as _};
+    use object::LittleEndian as LE;
+    let mut o = sample();
+    for offset in [0, 0x10] {
+        o.relocs.push(ObjReloc {
+            offset,
+            r_type: 1,
+            symbol: 1,
+            addend: 0,
+        });
+    }
+    let mut bytes = write(&o).unwrap();
+    let sh_size_at = {
+        let file = ElfFile64::<LE>::parse(&*bytes).unwrap();
+        let shoff = file.elf_header().e_shoff.get(LE) as usize;
+        let (k, rela) = file
+            .elf_section_table()
+            .iter()
+            .enumerate()
+            .find(|(_, s)| s.sh_type(LE) == object::elf::SHT_RELA)
+            .unwrap();
+        assert_eq!(rela.sh_size(LE), 48);
+        shoff + 64 * k + 32 // Elf64_Shdr.sh_size
+    };
+    bytes[sh_size_at..sh_size_at + 8].copy_from_slice(&72u64.to_le_bytes());
+    let e = read(&bytes).unwrap_err().to_string();
+    assert!(
+        e.starts_with("relocation 2 (at ")
+            && e.ends_with("more relocations than instructions in `.text`"),
+        "{e}"
+    );
+}
