@@ -60,7 +60,7 @@ impl Program {
                 } else {
                     Binding::Local
                 },
-                value: addr - self.base,
+                value: addr.wrapping_sub(self.base),
             })
             .collect();
         let mut index = HashMap::new();
@@ -82,7 +82,7 @@ impl Program {
                     isa::backend::RelocKind::Relative
                 };
                 ObjReloc {
-                    offset: r.addr - self.base,
+                    offset: r.addr.wrapping_sub(self.base),
                     r_type: kind.elf_type(r.operand as u8),
                     symbol: index[&r.symbol],
                     addend: 0,
@@ -205,16 +205,17 @@ pub fn assemble_file(
                 continue;
             }
             let sym = &syms[0];
-            // `words` are in address order.
-            let slot = words.binary_search_by_key(&addr, |w| w.0);
-            let Ok(slot) = slot else {
+            // Instructions lie 16 bytes apart from the first (addresses wrap at 2^64).
+            let first = words.first().map_or(0, |w| w.0);
+            let slot = (addr.wrapping_sub(first) / INST_SIZE) as usize;
+            if words.get(slot).is_none_or(|w| w.0 != addr) {
                 errors.push((
                     line,
                     col(sym),
                     "internal: the instruction was not assembled".into(),
                 ));
                 continue;
-            };
+            }
             match extern_operand(codec, text, addr, sym, &layout.labels, words[slot].1) {
                 Ok((k, absolute, word)) => {
                     words[slot].1 = word;
