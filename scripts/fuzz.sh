@@ -9,7 +9,7 @@
 #   -j JOBS         targets run in parallel (default 1; each target uses one core)
 #   --if-available  exit 0 with a message when nightly or cargo-fuzz is missing
 #                   (what CI uses: installing cargo-fuzz takes minutes, so CI does not)
-#   TARGET          spec_bytes spec_text spec_gen decode asm sim (default: all)
+#   TARGET          spec_bytes spec_text spec_gen decode asm sim object (default: all)
 #
 # Needs the nightly toolchain and cargo-fuzz (`rustup toolchain install nightly`,
 # `cargo install cargo-fuzz`). Seed corpora are made fresh from the repository each run
@@ -52,7 +52,7 @@ while [ $# -gt 0 ]; do
     *) targets+=("$1"); shift ;;
     esac
 done
-all=(spec_bytes spec_text spec_gen decode asm sim)
+all=(spec_bytes spec_text spec_gen decode asm sim object)
 [ ${#targets[@]} -gt 0 ] || targets=("${all[@]}")
 for t in "${targets[@]}"; do
     case " ${all[*]} " in *" $t "*) ;; *) echo "fuzz.sh: unknown target $t (targets: ${all[*]})" >&2; exit 2 ;; esac
@@ -74,7 +74,7 @@ fi
 # -- seed corpora -------------------------------------------------------------------
 seeds=fuzz/corpus/seeds
 rm -rf "$seeds"
-mkdir -p "$seeds"/{spec_bytes,spec_text,spec_gen,decode,asm,sim} fuzz/logs
+mkdir -p "$seeds"/{spec_bytes,spec_text,spec_gen,decode,asm,sim,object} fuzz/logs
 cp isa-spec/*.isa isa-gen/tests/bad-specs/*.isa "$seeds/spec_bytes/"
 cp isa-gen/tests/bad-specs/*.isa "$seeds/spec_gen/"
 # Our specs besides the bundled one (other head layouts, unsigned offsets, no guard).
@@ -122,6 +122,14 @@ cargo build --quiet --release --bin isa
 for s in "$seeds"/asm/*-[0-9]*.s; do
     ./target/release/isa asm "$s" -o "$seeds/decode/$(basename "$s" .s).bin" >/dev/null 2>&1 || true
 done
+# Objects: the example blocks assembled, one with an external call (the hand-made
+# hostile objects are in the regression corpus, replayed below).
+for s in "$seeds"/asm/*-block-*.s; do
+    ./target/release/isa asm "$s" -o "$seeds/object/$(basename "$s" .s).o" >/dev/null 2>&1 || true
+done
+printf '.global k\n.extern f\nk: CALL.REL RZ, `(f)\n@P0 BRA `(k)\nEXIT\n' >"$seeds/object/call.s"
+./target/release/isa asm "$seeds/object/call.s" -o "$seeds/object/call.o"
+rm "$seeds/object/call.s"
 # The simulator's input is a byte stream (see fuzz/src/sim.rs): a few hand-made starts.
 printf '\xff\xff\xff\xff\x00\x00\x00\x08' >"$seeds/sim/all-lanes"
 printf '\x0f\x0f\x0f\x0f\x03\x00\x01\x05\x00\x00\x00\x00\x00\x10' >"$seeds/sim/some-state"
@@ -131,6 +139,7 @@ max_len() {
     spec_bytes | spec_gen) echo 4096 ;;
     spec_text) echo 32768 ;;
     decode) echo 64 ;;
+    object) echo 4096 ;;
     *) echo 1024 ;;
     esac
 }
@@ -169,7 +178,7 @@ run() {
     local t="$1"
     local corpus=("fuzz/corpus/$t" "$seeds/$t")
     mkdir -p "fuzz/corpus/$t" "fuzz/artifacts/$t"
-    for d in isa-gen/tests/regressions/"$t" tests/regressions/"$t" isa-runtime/tests/regressions/"$t"; do
+    for d in isa-gen/tests/regressions/"$t" tests/regressions/"$t" isa-runtime/tests/regressions/"$t" isa-object/tests/regressions/"$t"; do
         [ -d "$d" ] && corpus+=("$d")
     done
     local dict=()

@@ -12,14 +12,16 @@
 //! | [`decode`] | `decode` | `tests/fuzz_regressions.rs` |
 //! | [`asm`] | `asm` | `tests/fuzz_regressions.rs` |
 //! | [`sim`] | `sim` | `isa-runtime/tests/fuzz_regressions.rs` |
+//! | [`object`] | `object` | `isa-object/tests/fuzz_regressions.rs` |
 //!
 //! `replay.rs` (not a module here) is how those tests run an oracle over a directory
 //! of saved inputs; each includes it beside the oracle.
 //!
 //! The modules use only the crates the including test crates have (`spec`: isa-gen and
-//! isa-spec; `decode`/`asm`: isa, isa-gen, isa-spec; `sim`: isa and isa-runtime).
+//! isa-spec; `decode`/`asm`: isa, isa-gen, isa-spec; `sim`: isa and isa-runtime; `object`: isa-object).
 
 pub mod asm;
 pub mod decode;
+pub mod object;
 pub mod sim;
 pub mod spec;

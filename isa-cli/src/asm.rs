@@ -9,9 +9,9 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use isa_gen::asm::program::{self, DirectiveKind, INST_SIZE};
+use isa_object::{escape_name, short_name, Binding, ObjReloc, ObjSymbol, Object};
 
 use crate::codec::Codec;
-use crate::object::{self, Binding, ObjReloc, ObjSymbol, Object};
 use crate::text::TextFile;
 
 /// A relocation found while assembling: address operand `operand` of the instruction
@@ -61,7 +61,7 @@ impl Program {
                 } else {
                     Binding::Local
                 },
-                value: addr - self.base,
+                value: addr.wrapping_sub(self.base),
             })
             .collect();
         let mut index = HashMap::new();
@@ -83,7 +83,7 @@ impl Program {
                     isa::backend::RelocKind::Relative
                 };
                 ObjReloc {
-                    offset: r.addr - self.base,
+                    offset: r.addr.wrapping_sub(self.base),
                     r_type: kind.elf_type(r.operand as u8),
                     symbol: index[&r.symbol],
                     addend: r.addend,
@@ -115,10 +115,13 @@ pub fn assemble_file(
 ) -> Result<Program, Vec<String>> {
     let src = &file.text;
     let mut errors = file.invalid_utf8_in_code();
-    let bad_lines: Vec<usize> = errors.iter().map(|e| e.0).collect();
+    let bad_lines: HashSet<usize> = errors.iter().map(|e| e.0).collect();
     let layout = program::layout(src, 0).unwrap_or_default();
     let labels: HashSet<&str> = layout.labels.keys().copied().collect();
+    // In declaration order, and hashed: a scan per name made 50,000 of them take
+    // seconds.
     let mut externs: Vec<String> = Vec::new();
+    let mut declared: HashSet<&str> = HashSet::new();
     let mut globals = HashSet::new();
     for d in &layout.directives {
         match d.kind {
@@ -131,7 +134,7 @@ pub fn assemble_file(
                 ),
             )),
             DirectiveKind::Extern => {
-                if !externs.iter().any(|e| e == d.name) {
+                if declared.insert(d.name) {
                     externs.push(d.name.to_string());
                 }
             }
@@ -149,9 +152,9 @@ pub fn assemble_file(
     // took it is found by assembling the line again with another.
     let used: RefCell<Vec<(u64, String)>> = RefCell::default();
     let other = |sym: &str, addr: u64| {
-        externs.iter().any(|e| e == sym).then(|| {
+        declared.contains(sym).then(|| {
             used.borrow_mut().push((addr, sym.to_string()));
-            addr + INST_SIZE
+            addr.wrapping_add(INST_SIZE)
         })
     };
     let assembled = program::assemble_with(src, 0, &other, |text, addr, labels| {
@@ -203,11 +206,20 @@ pub fn assemble_file(
                 continue;
             }
             let sym = &syms[0];
-            match extern_operand(codec, text, addr, sym, &layout.labels, &words) {
+            // Instructions lie 16 bytes apart from the first (addresses wrap at 2^64).
+            let first = words.first().map_or(0, |w| w.0);
+            let slot = (addr.wrapping_sub(first) / INST_SIZE) as usize;
+            if words.get(slot).is_none_or(|w| w.0 != addr) {
+                errors.push((
+                    line,
+                    col(sym),
+                    "internal: the instruction was not assembled".into(),
+                ));
+                continue;
+            }
+            match extern_operand(codec, text, addr, sym, &layout.labels, words[slot].1) {
                 Ok((k, absolute, word, addend)) => {
-                    if let Some(slot) = words.iter_mut().find(|(a, _)| *a == addr) {
-                        slot.1 = word;
-                    }
+                    words[slot].1 = word;
                     refs.push(ExternRef {
                         addr,
                         operand: k,
@@ -244,28 +256,24 @@ pub fn assemble_file(
     })
 }
 
-/// Which address operand of the instruction at `addr` names the external `sym`, whether
-/// it is absolute, the word with that operand at code 0, and the addend written after
-/// the symbol (what the operand points to beyond the symbol's placeholder).
+/// Which address operand of the instruction at `addr` (assembled as `first`) names the
+/// external `sym`, whether it is absolute, the word with that operand at code 0, and the
+/// addend written after the symbol (what the operand points to beyond the symbol's
+/// placeholder).
 fn extern_operand(
     codec: &Codec,
     text: &str,
     addr: u64,
     sym: &str,
     labels: &HashMap<&str, u64>,
-    words: &[(u64, u128)],
+    first: u128,
 ) -> Result<(usize, bool, u128, i64), String> {
-    let first = words
-        .iter()
-        .find(|w| w.0 == addr)
-        .map(|w| w.1)
-        .ok_or("internal: the instruction was not assembled")?;
     let second = codec
         .assemble(text, addr, &|n| {
             labels
                 .get(n)
                 .copied()
-                .or((n == sym).then_some(addr + 2 * INST_SIZE))
+                .or((n == sym).then_some(addr.wrapping_add(2 * INST_SIZE)))
         })
         .map_err(|e| e.to_string())?;
     let facts = codec
@@ -278,7 +286,11 @@ fn extern_operand(
     let addend = codec
         .address(first, addr, k)
         .map_or(0, |a| a.wrapping_sub(addr.wrapping_add(INST_SIZE)) as i64);
-    let zero = if absolute { 0 } else { addr + INST_SIZE };
+    let zero = if absolute {
+        0
+    } else {
+        addr.wrapping_add(INST_SIZE)
+    };
     let word = codec.relocate(first, addr, k, zero)?;
     Ok((k, absolute, word, addend))
 }
@@ -304,7 +316,7 @@ pub fn asm_command(codec: &Codec, input: &Path, output: Option<&Path>) -> Result
                 return Err(format!("refusing to overwrite the input {name}"));
             }
             let bytes = if to_object {
-                object::write(&program.object())?
+                isa_object::write(&program.object()).map_err(|e| e.to_string())?
             } else {
                 program
                     .words
@@ -334,12 +346,50 @@ pub struct Listing {
     pub words: Vec<u128>,
     /// Trailing bytes that make no whole instruction.
     pub trailing: Vec<u8>,
-    /// Names by address (the first of several at one address is used in operands).
-    pub names: BTreeMap<u64, Vec<String>>,
-    pub globals: Vec<String>,
-    pub externs: Vec<String>,
-    /// By instruction address: (address operand, symbol, relocation type name, addend).
-    pub relocs: HashMap<u64, (usize, String, String, i64)>,
+    /// The object's symbols as printed (none for raw records).
+    symbols: Vec<Shown>,
+    /// Labels by address: indices into `symbols` (the first names the address in
+    /// operands).
+    pub names: BTreeMap<u64, Vec<usize>>,
+    /// By instruction address: the relocation on it (at most one: `Object::check`).
+    relocs: HashMap<u64, ListedReloc>,
+}
+
+/// A symbol's name, escaped: whole where it is defined, shortened where it repeats
+/// (operands, relocation comments), so a listing stays proportional to its object.
+struct Shown {
+    full: String,
+    short: String,
+    binding: Binding,
+}
+
+struct ListedReloc {
+    /// The address operand it patches.
+    operand: usize,
+    /// Index into `Listing::symbols`.
+    symbol: usize,
+    r_type: u32,
+    addend: i64,
+}
+
+/// Whether the assembler reads `name` back as what it is: a label (`name:`), and an
+/// operand of `.global`/`.extern` when it is exported or undefined. The assembler's
+/// own layout pass decides, so this cannot drift from what it accepts.
+fn assembler_reads(name: &str, binding: Binding) -> bool {
+    let label = || {
+        program::layout(&format!("{name}:"), 0)
+            .is_ok_and(|l| l.label_order == [name] && l.lines.is_empty())
+    };
+    let directive = || {
+        program::layout(&format!(".extern {name}"), 0).is_ok_and(|l| {
+            l.lines.is_empty() && l.directives.len() == 1 && l.directives[0].name == name
+        })
+    };
+    match binding {
+        Binding::Local => label(),
+        Binding::Global => label() && directive(),
+        Binding::Undefined => directive(),
+    }
 }
 
 impl Listing {
@@ -353,62 +403,82 @@ impl Listing {
                 .map(|c| u128::from_le_bytes(c.try_into().expect("16-byte chunk")))
                 .collect(),
             trailing: bytes[whole..].to_vec(),
+            symbols: Vec::new(),
             names: BTreeMap::new(),
-            globals: Vec::new(),
-            externs: Vec::new(),
             relocs: HashMap::new(),
         }
     }
 
-    /// An object's `.text`, symbols and relocations, laid out from `base`.
+    /// An object's `.text`, symbols and relocations, laid out from `base` (addresses
+    /// wrap at 2^64, as the code buffer's do). `isa_object::read` checked the object.
     pub fn object(obj: &Object, base: u64) -> Listing {
         let mut l = Listing::raw(&obj.text, base);
-        for s in &obj.symbols {
-            match s.binding {
-                Binding::Undefined => l.externs.push(s.name.clone()),
-                b => {
-                    if b == Binding::Global {
-                        l.globals.push(s.name.clone());
-                    }
-                    l.names
-                        .entry(base + s.value)
-                        .or_default()
-                        .push(s.name.clone());
-                }
+        for (i, s) in obj.symbols.iter().enumerate() {
+            l.symbols.push(Shown {
+                full: escape_name(&s.name).into_owned(),
+                short: short_name(&s.name).into_owned(),
+                binding: s.binding,
+            });
+            if s.binding != Binding::Undefined {
+                l.names
+                    .entry(base.wrapping_add(s.value))
+                    .or_default()
+                    .push(i);
             }
         }
         for r in &obj.relocs {
             let Some((_, k)) = isa::backend::RelocKind::from_elf_type(r.r_type) else {
-                continue; // `object::read` refuses unknown types
+                continue; // `isa_object::read` refuses unknown types
             };
             l.relocs.insert(
-                base + r.offset,
-                (
-                    k as usize,
-                    obj.symbols[r.symbol].name.clone(),
-                    object::reloc_name(r.r_type),
-                    r.addend,
-                ),
+                base.wrapping_add(r.offset),
+                ListedReloc {
+                    operand: k as usize,
+                    symbol: r.symbol,
+                    r_type: r.r_type,
+                    addend: r.addend,
+                },
             );
         }
         l
+    }
+
+    /// The names of the labels at `addr`, as their definitions print them.
+    pub fn labels_at(&self, addr: u64) -> impl Iterator<Item = &str> {
+        self.names
+            .get(&addr)
+            .into_iter()
+            .flatten()
+            .map(|&i| self.symbols[i].full.as_str())
+    }
+
+    /// The name an operand naming `addr` prints (shortened when long).
+    pub fn name_of(&self, addr: u64) -> Option<&str> {
+        let &i = self.names.get(&addr)?.first()?;
+        Some(self.symbols[i].short.as_str())
     }
 
     /// Instruction `k` as text: address operands that a symbol names print as label
     /// references, the operand a relocation patches as its symbol.
     pub fn print(&self, codec: &Codec, k: usize) -> Result<String, String> {
         let word = self.words[k];
-        let addr = self.base + k as u64 * INST_SIZE;
+        let addr = self.addr(k);
         let reloc = self.relocs.get(&addr);
-        let at_reloc = reloc.and_then(|r| codec.address(word, addr, r.0).map(|a| (a, r)));
+        let at_reloc = reloc.and_then(|r| codec.address(word, addr, r.operand).map(|a| (a, r)));
+        // The patched operand names its symbol with the addend, as `isa asm` reads it
+        // back (`` `(f+0x20) ``).
+        let reloc_text = at_reloc.map(|(_, r)| {
+            let name = &self.symbols[r.symbol].short;
+            match r.addend {
+                0 => name.clone(),
+                a if a < 0 => format!("{name}-{:#x}", a.unsigned_abs()),
+                a => format!("{name}+{a:#x}"),
+            }
+        });
         let names = |a: u64| -> Option<&str> {
-            match at_reloc {
-                Some((ra, r)) if ra == a => Some(r.1.as_str()),
-                _ => self
-                    .names
-                    .get(&a)
-                    .and_then(|v| v.first())
-                    .map(String::as_str),
+            match (at_reloc, &reloc_text) {
+                (Some((ra, _)), Some(t)) if ra == a => Some(t.as_str()),
+                _ => self.name_of(a),
             }
         };
         let symbols =
@@ -416,40 +486,67 @@ impl Listing {
         codec.print(word, addr, symbols)
     }
 
-    /// The text of the listing, and the problems (offset: message) of words that do
-    /// not decode or trailing bytes.
+    /// The address of instruction `k`.
+    pub fn addr(&self, k: usize) -> u64 {
+        self.base.wrapping_add(k as u64 * INST_SIZE)
+    }
+
+    /// The text of the listing, and the problems (what is wrong where) of words that
+    /// do not decode, trailing bytes and names the listing cannot give back.
     pub fn text(&self, codec: &Codec) -> (String, Vec<String>) {
         let mut out = String::new();
         let mut problems = Vec::new();
-        for g in &self.globals {
-            out.push_str(&format!(".global {g}\n"));
+        for s in &self.symbols {
+            if s.full.len() > isa_object::SHOWN_NAME_BYTES {
+                problems.push(format!(
+                    "symbol `{}`: longer than {} bytes, so shortened where it is referenced (the listing does not assemble back)",
+                    s.short,
+                    isa_object::SHOWN_NAME_BYTES
+                ));
+            } else if !assembler_reads(&s.full, s.binding) {
+                problems.push(format!(
+                    "symbol `{}`: not a name the assembler reads (the listing does not assemble back)",
+                    s.short
+                ));
+            }
         }
-        for e in &self.externs {
-            out.push_str(&format!(".extern {e}\n"));
+        for s in self.symbols.iter().filter(|s| s.binding == Binding::Global) {
+            out.push_str(&format!(".global {}\n", s.full));
+        }
+        for s in self
+            .symbols
+            .iter()
+            .filter(|s| s.binding == Binding::Undefined)
+        {
+            out.push_str(&format!(".extern {}\n", s.full));
         }
         for (k, &word) in self.words.iter().enumerate() {
-            let addr = self.base + k as u64 * INST_SIZE;
-            for n in self.names.get(&addr).into_iter().flatten() {
+            let addr = self.addr(k);
+            for n in self.labels_at(addr) {
                 out.push_str(&format!("{n}:\n"));
             }
-            let reloc = self.relocs.get(&addr);
             match self.print(codec, k) {
                 Ok(t) => out.push_str(&format!("/*{addr:04x}*/  {t} ;")),
                 Err(e) => {
                     out.push_str(&format!("/*{addr:04x}*/  .word {word:#034x} ;"));
-                    problems.push(format!("offset {:#x}: {e}", addr - self.base));
+                    problems.push(format!("offset {:#x}: {e}", k as u64 * INST_SIZE));
                 }
             }
-            if let Some((_, sym, kind, addend)) = reloc {
-                out.push_str(&format!("  // {kind} {sym}"));
+            if let Some(r) = self.relocs.get(&addr) {
+                let kind = isa_object::reloc_name(r.r_type);
+                out.push_str(&format!("  // {kind} {}", self.symbols[r.symbol].short));
                 // (`{:+#x}` would print a negative addend in two's complement.)
-                if *addend < 0 {
-                    out.push_str(&format!("-{:#x}", addend.unsigned_abs()));
-                } else if *addend > 0 {
-                    out.push_str(&format!("+{addend:#x}"));
+                if r.addend < 0 {
+                    out.push_str(&format!("-{:#x}", r.addend.unsigned_abs()));
+                } else if r.addend > 0 {
+                    out.push_str(&format!("+{:#x}", r.addend));
                 }
             }
             out.push('\n');
+        }
+        // Labels at the end of `.text` (the assembler reads a label on a line of its own).
+        for n in self.labels_at(self.addr(self.words.len())) {
+            out.push_str(&format!("{n}:\n"));
         }
         if !self.trailing.is_empty() {
             let whole = self.words.len() as u64 * INST_SIZE;
@@ -461,7 +558,7 @@ impl Listing {
             let hex: Vec<String> = self.trailing.iter().map(|b| format!("{b:#04x}")).collect();
             out.push_str(&format!(
                 "// trailing bytes at {:#06x}: {}\n",
-                self.base + whole,
+                self.base.wrapping_add(whole),
                 hex.join(" ")
             ));
         }
@@ -471,9 +568,9 @@ impl Listing {
 
 /// Reads what `isa disasm`/`isa link` take: an object (by its ELF magic) or raw records.
 pub fn read_input(path: &Path, base: u64) -> Result<(Listing, Option<Object>), String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    if object::is_elf(&bytes) {
-        let obj = object::read(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    let bytes = crate::text::read_input_file(path)?;
+    if isa_object::is_elf(&bytes) {
+        let obj = isa_object::read(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
         Ok((Listing::object(&obj, base), Some(obj)))
     } else {
         Ok((Listing::raw(&bytes, base), None))
@@ -587,55 +684,39 @@ pub fn link_command(
     base: u64,
     output: Option<&Path>,
 ) -> Result<ExitCode, String> {
-    let (listing, obj) = read_input(input, base)?;
+    let (_, obj) = read_input(input, base)?;
     let obj = obj.ok_or_else(|| format!("{}: not an object file", input.display()))?;
     let given: HashMap<&str, u64> = symbols.iter().map(|(n, a)| (n.as_str(), *a)).collect();
-    let mut words = listing.words.clone();
-    let mut errors = Vec::new();
-    for r in &obj.relocs {
-        let sym = &obj.symbols[r.symbol];
-        let s = match sym.binding {
-            Binding::Undefined => match given.get(sym.name.as_str()) {
-                Some(&a) => a,
-                None => {
-                    errors.push(format!(
-                        "undefined symbol `{}` (give its address with --symbol {}=ADDR)",
-                        sym.name, sym.name
-                    ));
-                    continue;
-                }
-            },
-            _ => base + sym.value,
-        };
-        let Some((_, k)) = isa::backend::RelocKind::from_elf_type(r.r_type) else {
-            continue;
-        };
-        let i = (r.offset / INST_SIZE) as usize;
-        let addr = base + r.offset;
-        match codec.relocate(words[i], addr, k as usize, s.wrapping_add(r.addend as u64)) {
-            Ok(w) => words[i] = w,
-            Err(e) => {
+    let linked = obj.link_with(
+        base,
+        |name| given.get(name).copied(),
+        |word, addr, k, target| codec.relocate(word, addr, k, target),
+    );
+    let words = match linked {
+        Ok(words) => words,
+        Err(errors) => {
+            let no_operand = isa::backend::TargetError::NoAddress.to_string();
+            for e in &errors {
                 // An object of another spec read with the bundled one: its relocated
                 // instructions are other instructions here.
-                let no_operand = e == isa::backend::TargetError::NoAddress.to_string();
-                let hint = if no_operand && matches!(codec, Codec::Bundled) {
-                    " (read with the bundled spec: an object of another spec needs --spec)"
-                } else {
-                    ""
+                let hint = match e {
+                    isa_object::LinkError::Undefined(name) => {
+                        let name = short_name(name);
+                        format!(" (give its address with --symbol {name}=ADDR)")
+                    }
+                    isa_object::LinkError::Relocation { message, .. }
+                        if *message == no_operand && matches!(codec, Codec::Bundled) =>
+                    {
+                        " (read with the bundled spec: an object of another spec needs --spec)"
+                            .to_string()
+                    }
+                    _ => String::new(),
                 };
-                errors.push(format!(
-                    "relocation at {:#x} (`{}`): {e}{hint}",
-                    r.offset, sym.name
-                ))
+                errln!("{}: error: {e}{hint}", input.display());
             }
+            return Ok(ExitCode::from(1));
         }
-    }
-    if !errors.is_empty() {
-        for e in &errors {
-            errln!("{}: error: {e}", input.display());
-        }
-        return Ok(ExitCode::from(1));
-    }
+    };
     let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
     match output {
         Some(out) => {

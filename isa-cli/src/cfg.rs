@@ -62,10 +62,11 @@ pub struct Graph {
 /// Builds the graph of a listing.
 pub fn graph(codec: &Codec, l: &Listing) -> Graph {
     let n = l.words.len();
-    let addr = |i: usize| l.base + 16 * i as u64;
+    let addr = |i: usize| l.addr(i);
+    // Addresses wrap at 2^64, as the listing's do.
     let index = |a: u64| -> Option<usize> {
-        let off = a.checked_sub(l.base)?;
-        (off % 16 == 0 && ((off / 16) as usize) < n).then_some((off / 16) as usize)
+        let off = a.wrapping_sub(l.base);
+        (off.is_multiple_of(16) && off / 16 < n as u64).then_some((off / 16) as usize)
     };
     let facts: Vec<_> = (0..n).map(|i| codec.facts(l.words[i], addr(i))).collect();
     let ends =
@@ -150,15 +151,14 @@ fn escape(s: &str) -> String {
 /// per successor.
 pub fn dot(codec: &Codec, l: &Listing) -> String {
     let g = graph(codec, l);
-    let names = |a: u64| l.names.get(&a).and_then(|v| v.first()).map(String::as_str);
     let mut out = String::from(
         "digraph cfg {\n  node [shape=box, fontname=\"monospace\", fontsize=10];\n  edge [fontname=\"sans-serif\", fontsize=9];\n",
     );
     for (b, bl) in g.blocks.iter().enumerate() {
         let mut label = String::new();
         for i in bl.first..bl.end {
-            let addr = l.base + 16 * i as u64;
-            for n in l.names.get(&addr).into_iter().flatten() {
+            let addr = l.addr(i);
+            for n in l.labels_at(addr) {
                 let _ = write!(label, "{}:\\l", escape(n));
             }
             let text = l
@@ -197,7 +197,7 @@ pub fn dot(codec: &Codec, l: &Listing) -> String {
         if a == u64::MAX {
             out.push_str("  indirect [shape=ellipse, label=\"targets known at run time\"];\n");
         } else {
-            let label = names(a).map_or(format!("{a:#x}"), str::to_string);
+            let label = l.name_of(a).map_or(format!("{a:#x}"), str::to_string);
             let _ = writeln!(
                 out,
                 "  a{a:x} [shape=ellipse, label=\"{}\"];",

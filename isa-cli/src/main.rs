@@ -34,7 +34,6 @@ mod doc;
 mod json;
 mod lsp;
 mod num;
-mod object;
 mod run;
 mod spec;
 mod text;
@@ -188,7 +187,9 @@ A word that does not decode is printed as `.word 0x…` with a warning on stderr
 output assembles back to the same bytes; that is not a failure unless --strict is given.
 An object file (recognised by its ELF header) is shown with its symbols as labels,
 branch targets as label references where a symbol names them, `.global`/`.extern`
-lines, and each relocation beside its instruction.
+lines, and each relocation beside its instruction. Names are printed escaped (`\n`,
+`\u{1b}`), and cut to 1,024 bytes where they repeat; a name the assembler cannot read
+back is a warning too. Input files are read up to 64 MiB.
 
 Examples:
   isa disasm prog.bin
@@ -198,8 +199,8 @@ Examples:
   isa disasm --hex 0x000000000000000000000000000fff40
 
 Exit status: 0 disassembled (bad words are warnings), 1 with --strict: a word did not
-decode, 2 usage or I/O error (including a --hex argument that is not a hex word, and
-an object file that cannot be read).")]
+decode or a name cannot be read back, 2 usage or I/O error (including a --hex argument
+that is not a hex word, and a malformed object file: the error says what and where).")]
 struct DisasmArgs {
     /// 16-byte little-endian instruction records, or an object file from `isa asm`
     #[arg(value_name = "FILE", required_unless_present = "hex")]

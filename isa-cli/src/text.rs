@@ -1,9 +1,18 @@
-//! Reading the text inputs of `isa asm` and `isa run` (programs, state files).
+//! Reading the inputs of `isa asm`, `isa disasm`, `isa link` and `isa run` (programs,
+//! state files, objects), each at most `isa_gen::MAX_FILE_BYTES` long.
 //!
 //! A byte that is not UTF-8 is an error at its line and column, not a bare I/O error
 //! for the whole file, and the rest of the file is still read: every other problem is
 //! reported in the same run. In a program's `//` comment it is harmless (the comment is
 //! ignored anyway), so there it is accepted.
+
+/// Reads a file a command takes as input (a program, a state file, an object): at most
+/// [`isa_gen::MAX_FILE_BYTES`], as for spec files, so `/dev/zero` or a huge file is an
+/// error naming the file and the limit, not an exhausted memory.
+pub fn read_input_file(path: &std::path::Path) -> Result<Vec<u8>, String> {
+    isa_gen::read_limited(path, isa_gen::MAX_FILE_BYTES, "an input file")
+        .map_err(|e| format!("{}: {e}", path.display()))
+}
 
 /// A text file; invalid UTF-8 replaced by U+FFFD and remembered.
 pub struct TextFile {
@@ -27,8 +36,7 @@ pub type Located = (usize, usize, String);
 
 impl TextFile {
     pub fn read(path: &str) -> Result<TextFile, String> {
-        let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
-        Ok(TextFile::from_bytes(&bytes))
+        Ok(TextFile::from_bytes(&read_input_file(path.as_ref())?))
     }
 
     pub fn from_bytes(bytes: &[u8]) -> TextFile {

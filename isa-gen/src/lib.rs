@@ -67,7 +67,7 @@ impl Spec {
     pub fn load<P: AsRef<Path>>(paths: &[P]) -> io::Result<Spec> {
         let mut sources = SourceMap::new();
         for path in spec_files(paths)? {
-            let bytes = read_limited(&path)
+            let bytes = read_limited(&path, MAX_FILE_BYTES, "a spec file")
                 .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
             sources.add_path(&path, bytes);
         }
@@ -112,25 +112,23 @@ impl Spec {
     }
 }
 
-/// Largest spec file [`Spec::load`] reads (the bundled spec is 150 KiB in all). A larger
-/// file, or an endless one such as `/dev/zero`, is an error rather than a hang or an
-/// out-of-memory abort.
+/// Largest spec file [`Spec::load`] reads (the bundled spec is 150 KiB in all), and
+/// largest input file of the `isa` command. A larger file, or an endless one such as
+/// `/dev/zero`, is an error rather than a hang or an out-of-memory abort.
 pub const MAX_FILE_BYTES: u64 = 64 << 20;
 
-/// Reads at most [`MAX_FILE_BYTES`] of a file; more is an error.
-fn read_limited(path: &Path) -> io::Result<Vec<u8>> {
+/// Reads at most `limit` bytes of a file; more is an error that says `what` (such as
+/// "a spec file") may be no larger.
+pub fn read_limited(path: &Path, limit: u64, what: &str) -> io::Result<Vec<u8>> {
     use std::io::Read;
     let mut bytes = Vec::new();
     std::fs::File::open(path)?
-        .take(MAX_FILE_BYTES + 1)
+        .take(limit.saturating_add(1))
         .read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > MAX_FILE_BYTES {
+    if bytes.len() as u64 > limit {
         return Err(io::Error::new(
             io::ErrorKind::InvalidData,
-            format!(
-                "larger than {} MiB, the most a spec file may be",
-                MAX_FILE_BYTES >> 20
-            ),
+            format!("larger than {} MiB, the most {what} may be", limit >> 20),
         ));
     }
     Ok(bytes)

@@ -1,0 +1,162 @@
+use super::*;
+
+fn sample() -> Object {
+    let exit = "EXIT".parse::<isa::Instruction>().unwrap().encode();
+    Object {
+        text: [exit, exit].iter().flat_map(|w| w.to_le_bytes()).collect(),
+        symbols: vec![
+            ObjSymbol {
+                name: "f".into(),
+                binding: Binding::Global,
+                value: 0x10,
+            },
+            ObjSymbol {
+                name: "g".into(),
+                binding: Binding::Undefined,
+                value: 0,
+            },
+        ],
+        relocs: vec![],
+    }
+}
+
+#[test]
+fn names_are_escaped_and_shortened() {
+    assert_eq!(escape_name("kernel.L_1$x"), "kernel.L_1$x");
+    assert_eq!(escape_name("a\x1b[2Jb\nc\\"), "a\\u{1b}[2Jb\\nc\\\\");
+    assert_eq!(escape_name("é\u{202e}"), "\\u{e9}\\u{202e}");
+    let long = "x".repeat(5000);
+    let s = short_name(&long);
+    assert!(s.starts_with(&"x".repeat(SHOWN_NAME_BYTES)));
+    assert!(s.ends_with("…[5000 bytes]"), "{s}");
+    assert_eq!(short_name("f"), "f");
+}
+
+#[test]
+fn check_refuses_what_no_reader_could_trust() {
+    let refused = |edit: &dyn Fn(&mut Object), want: &str| {
+        let mut o = sample();
+        edit(&mut o);
+        let e = o.check().expect_err(want).to_string();
+        assert!(e.contains(want), "{e}");
+        assert_eq!(write(&o).expect_err("not written").to_string(), e);
+    };
+    let reloc = |offset| ObjReloc {
+        offset,
+        r_type: 1,
+        symbol: 1,
+        addend: 0,
+    };
+    refused(&|o| o.symbols[0].name.clear(), "symbol 0 has no name");
+    refused(&|o| o.symbols[0].name.push('\0'), "cannot hold NUL");
+    refused(
+        &|o| o.symbols[0].value = 8,
+        "`f` at 0x8 is not at an instruction",
+    );
+    refused(
+        &|o| o.symbols[0].value = 0x30,
+        "`f` at 0x30 is not at an instruction",
+    );
+    refused(
+        &|o| o.relocs.push(reloc(u64::MAX - 15)),
+        "relocation 0 (at 0xfffffffffffffff0) (`g`): not at an instruction of `.text` (0x20 bytes)",
+    );
+    refused(&|o| o.relocs.push(reloc(0x18)), "not at an instruction");
+    refused(&|o| o.relocs.push(reloc(0x20)), "not at an instruction");
+    refused(
+        &|o| {
+            o.relocs.push(ObjReloc {
+                r_type: 0,
+                ..reloc(0)
+            })
+        },
+        "relocation 0 (at 0x0): unknown type 0",
+    );
+    refused(
+        &|o| {
+            o.relocs.push(ObjReloc {
+                symbol: 2,
+                ..reloc(0)
+            })
+        },
+        "relocation 0 (at 0x0): no symbol 2",
+    );
+    refused(
+        &|o| o.relocs.extend([reloc(0x10), reloc(0), reloc(0x10)]),
+        "relocations 0 and 2 both patch the instruction at 0x10",
+    );
+    // A label at the end of `.text` is fine.
+    let mut o = sample();
+    o.symbols[0].value = 0x20;
+    o.check().unwrap();
+}
+
+#[test]
+fn written_objects_read_back_equal() {
+    let mut o = sample();
+    o.relocs.push(ObjReloc {
+        offset: 0x10,
+        r_type: 2,
+        symbol: 1,
+        addend: -0x40,
+    });
+    o.symbols.push(ObjSymbol {
+        name: "local".into(),
+        binding: Binding::Local,
+        value: 0,
+    });
+    let bytes = write(&o).unwrap();
+    assert!(is_elf(&bytes));
+    let back = read(&bytes).unwrap();
+    // The reader lists symbols in table order: locals first.
+    assert_eq!(back.symbols[0], o.symbols[2]);
+    assert_eq!(back.symbols[1..], o.symbols[..2]);
+    assert_eq!(back.relocs[0].symbol, 2);
+    assert_eq!(back.relocs[0].addend, -0x40);
+    assert_eq!(write(&back).unwrap(), bytes);
+}
+
+#[test]
+fn reloc_names() {
+    assert_eq!(reloc_name(1), "R_ISA_ADDR_REL");
+    assert_eq!(reloc_name(2), "R_ISA_ADDR_ABS");
+    assert_eq!(reloc_name(3), "R_ISA_ADDR_REL#1");
+    assert_eq!(reloc_name(0), "R_ISA_0");
+}
+
+/// Relocation entries beyond one per instruction are refused as they are read (many
+/// relocation sections can share one table: memory would grow with their product).
+#[test]
+fn more_relocations_than_instructions() {
+    use object::read::elf::{ElfFile64, SectionHeader as _};
+    use object::LittleEndian as LE;
+    let mut o = sample();
+    for offset in [0, 0x10] {
+        o.relocs.push(ObjReloc {
+            offset,
+            r_type: 1,
+            symbol: 1,
+            addend: 0,
+        });
+    }
+    let mut bytes = write(&o).unwrap();
+    let sh_size_at = {
+        let file = ElfFile64::<LE>::parse(&*bytes).unwrap();
+        let shoff = file.elf_header().e_shoff.get(LE) as usize;
+        let (k, rela) = file
+            .elf_section_table()
+            .iter()
+            .enumerate()
+            .find(|(_, s)| s.sh_type(LE) == object::elf::SHT_RELA)
+            .unwrap();
+        assert_eq!(rela.sh_size(LE), 48);
+        shoff + 64 * k + 32 // Elf64_Shdr.sh_size
+    };
+    bytes[sh_size_at..sh_size_at + 8].copy_from_slice(&72u64.to_le_bytes());
+    let e = read(&bytes).unwrap_err().to_string();
+    assert!(
+        e.starts_with("relocation 2 (at ")
+            && e.ends_with("more relocations than instructions in `.text`"),
+        "{e}"
+    );
+}
