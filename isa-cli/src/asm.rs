@@ -15,7 +15,9 @@ use crate::codec::Codec;
 use crate::text::TextFile;
 
 /// A relocation found while assembling: address operand `operand` of the instruction
-/// at `addr` names the external symbol `symbol` plus `addend` (`` `(sym+0x20) ``).
+/// at `addr` names the symbol `symbol` plus `addend` (`` `(sym+0x20) ``): an external
+/// symbol, or a label of the program named by an operand that is absolute in this
+/// instance (`CALL.ABS RZ, `(.L_f)`: its value depends on where the object is placed).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ExternRef {
     pub addr: u64,
@@ -38,7 +40,8 @@ pub struct Program {
     pub globals: HashSet<String>,
     /// Symbols declared `.extern`, in order.
     pub externs: Vec<String>,
-    /// References to external symbols (their operand holds code 0).
+    /// References to external symbols and absolute references to labels (their
+    /// operand holds code 0).
     pub refs: Vec<ExternRef>,
 }
 
@@ -64,7 +67,12 @@ impl Program {
                 value: addr.wrapping_sub(self.base),
             })
             .collect();
-        let mut index = HashMap::new();
+        let mut index: HashMap<String, usize> = self
+            .labels
+            .iter()
+            .enumerate()
+            .map(|(i, (name, _))| (name.clone(), i))
+            .collect();
         for name in &self.externs {
             index.insert(name.clone(), symbols.len());
             symbols.push(ObjSymbol {
@@ -157,8 +165,18 @@ pub fn assemble_file(
             addr.wrapping_add(INST_SIZE)
         })
     };
+    // Labels the instructions name: an absolute operand naming one needs a relocation
+    // in an object (its value changes with the object's place).
+    let label_uses: RefCell<Vec<(u64, String)>> = RefCell::default();
     let assembled = program::assemble_with(src, 0, &other, |text, addr, labels| {
-        codec.assemble(text, addr, labels)
+        let noted = |n: &str| {
+            let v = labels(n);
+            if objects && layout.labels.contains_key(n) {
+                label_uses.borrow_mut().push((addr, n.to_string()));
+            }
+            v
+        };
+        codec.assemble(text, addr, &noted)
     });
     let mut words = match assembled {
         Ok(w) if errors.is_empty() => w,
@@ -217,7 +235,16 @@ pub fn assemble_file(
                 ));
                 continue;
             }
-            match extern_operand(codec, text, addr, sym, &layout.labels, words[slot].1) {
+            let placeholder = addr.wrapping_add(INST_SIZE);
+            match extern_operand(
+                codec,
+                text,
+                addr,
+                sym,
+                placeholder,
+                &layout.labels,
+                words[slot].1,
+            ) {
                 Ok((k, absolute, word, addend)) => {
                     words[slot].1 = word;
                     refs.push(ExternRef {
@@ -231,6 +258,37 @@ pub fn assemble_file(
                 Err(message) => errors.push((line, col(sym), message)),
             }
         }
+    }
+    if errors.is_empty() && objects {
+        let texts: HashMap<u64, (usize, &str)> =
+            layout.lines.iter().map(|l| (l.3, (l.0, l.2))).collect();
+        let mut uses = label_uses.into_inner();
+        uses.sort();
+        uses.dedup();
+        let first = words.first().map_or(0, |w| w.0);
+        for (addr, label) in uses {
+            let (line, text) = texts[&addr];
+            let slot = (addr.wrapping_sub(first) / INST_SIZE) as usize;
+            let Some(&(_, word)) = words.get(slot) else {
+                continue;
+            };
+            let at = layout.labels[label.as_str()];
+            match extern_operand(codec, text, addr, &label, at, &layout.labels, word) {
+                Ok((k, true, word, addend)) => {
+                    words[slot].1 = word;
+                    refs.push(ExternRef {
+                        addr,
+                        operand: k,
+                        absolute: true,
+                        symbol: label,
+                        addend,
+                    });
+                }
+                Ok(_) => {} // relative: the same wherever the object is placed
+                Err(message) => errors.push((line, 1, message)),
+            }
+        }
+        refs.sort_by_key(|r| (r.addr, r.operand));
     }
     if !errors.is_empty() {
         errors.sort_by_key(|e| (e.0, e.1));
@@ -256,24 +314,28 @@ pub fn assemble_file(
     })
 }
 
-/// Which address operand of the instruction at `addr` (assembled as `first`) names the
-/// external `sym`, whether it is absolute, the word with that operand at code 0, and the
-/// addend written after the symbol (what the operand points to beyond the symbol's
-/// placeholder).
+/// Which address operand of the instruction at `addr` (assembled as `first`, with
+/// `sym` at `placeholder`) names the symbol `sym`, whether it is absolute, the word
+/// with that operand at code 0, and the addend written after the symbol (what the
+/// operand points to beyond the placeholder).
 fn extern_operand(
     codec: &Codec,
     text: &str,
     addr: u64,
     sym: &str,
+    placeholder: u64,
     labels: &HashMap<&str, u64>,
     first: u128,
 ) -> Result<(usize, bool, u128, i64), String> {
+    // The symbol moved by one instruction: the operand naming it changes.
+    let moved = placeholder.wrapping_add(INST_SIZE);
     let second = codec
         .assemble(text, addr, &|n| {
-            labels
-                .get(n)
-                .copied()
-                .or((n == sym).then_some(addr.wrapping_add(2 * INST_SIZE)))
+            if n == sym {
+                Some(moved)
+            } else {
+                labels.get(n).copied()
+            }
         })
         .map_err(|e| e.to_string())?;
     let facts = codec
@@ -285,7 +347,7 @@ fn extern_operand(
     let absolute = facts.absolute[k];
     let addend = codec
         .address(first, addr, k)
-        .map_or(0, |a| a.wrapping_sub(addr.wrapping_add(INST_SIZE)) as i64);
+        .map_or(0, |a| a.wrapping_sub(placeholder) as i64);
     let zero = if absolute {
         0
     } else {
@@ -475,9 +537,19 @@ impl Listing {
                 a => format!("{name}+{a:#x}"),
             }
         });
+        // An absolute operand without a relocation names a fixed address: printed as a
+        // label it would assemble into a relocation against it, which moves with the
+        // object. Such an instruction names only its relocated operand's symbol.
+        let fixed_absolute = codec.facts(word, addr).is_some_and(|f| {
+            f.absolute
+                .iter()
+                .enumerate()
+                .any(|(k, &abs)| abs && reloc.is_none_or(|r| r.operand != k))
+        });
         let names = |a: u64| -> Option<&str> {
             match (at_reloc, &reloc_text) {
                 (Some((ra, _)), Some(t)) if ra == a => Some(t.as_str()),
+                _ if fixed_absolute => None,
                 _ => self.name_of(a),
             }
         };
