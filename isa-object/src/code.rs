@@ -121,8 +121,45 @@ impl Object {
                 addend: r.addend,
             });
         }
+        // An absolute operand naming a label holds an address that moves with the
+        // object: it becomes a relocation against the label's symbol (the operand at
+        // code 0, as for an outside symbol).
+        let mut words: Vec<u128> = code.words().collect();
+        for (at, k, label) in code.label_refs() {
+            let insn = &code.insts()[at];
+            if insn.address_is_absolute(usize::from(k)) != Some(true) {
+                continue; // relative: the same wherever the object is placed
+            }
+            let addr = code.addr_of(at);
+            let name = labels
+                .iter()
+                .find(|l| l.label == label)
+                .map(|l| l.name)
+                .or_else(|| code.label_name(label))
+                .ok_or_else(|| {
+                    Error::new(format!(
+                        "label {} is named by an absolute operand (the instruction at {addr:#x}): an object needs a symbol for it, so give it a name",
+                        label.index()
+                    ))
+                })?;
+            let symbol = symbols
+                .iter()
+                .position(|s| s.name == name)
+                .ok_or_else(|| Error::new(format!("label `{}` is not bound", short_name(name))))?;
+            let target = insn.address(usize::from(k), addr).unwrap_or(0);
+            let label_at = code.label_addr(label).unwrap_or(target);
+            words[at] = isa::Instruction::relocate(words[at], addr, usize::from(k), 0)
+                .map_err(|e| Error::new(format!("the instruction at {addr:#x}: {e}")))?;
+            relocs.push(ObjReloc {
+                offset: addr.wrapping_sub(code.base()),
+                r_type: isa::backend::RelocKind::Absolute.elf_type(k),
+                symbol,
+                addend: target.wrapping_sub(label_at) as i64,
+            });
+        }
+        relocs.sort_by_key(|r| r.offset);
         let obj = Object {
-            text: code.to_bytes(),
+            text: words.iter().flat_map(|w| w.to_le_bytes()).collect(),
             symbols,
             relocs,
         };

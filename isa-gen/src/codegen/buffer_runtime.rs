@@ -811,6 +811,17 @@ impl Code {
         })
     }
 
+    /// The label references of the code: (instruction index, address operand, label)
+    /// for each operand that names a label of this code, in instruction order. An
+    /// object needs a relocation for those that are absolute in their instance
+    /// ([`Instruction::address_is_absolute`]): their value moves with the code.
+    pub fn label_refs(&self) -> impl core::iter::Iterator<Item = (usize, u8, Label)> + '_ {
+        self.uses.iter().filter_map(|u| match u.dest {
+            Dest::Label(l) => Some((u.at, u.operand, self.identity.label(l))),
+            Dest::Address(_) => None,
+        })
+    }
+
     /// Applies every relocation with the symbol addresses `resolve` gives (a small
     /// linker, for tests and loaders); the relocations are consumed, and their
     /// targets stay fixed addresses if the code is rebased. Nothing changes on error.
