@@ -241,7 +241,7 @@ fn names_with_escapes_and_newlines() {
 .extern {esc}
 kernel:
 /*0000*/  @P0 BRA `(a\\nEXIT) ;
-/*0010*/  CALL.REL RZ, `({esc}) ;  // R_ISA_ADDR_REL {esc}+0x10
+/*0010*/  CALL.REL RZ, `({esc}+0x10) ;  // R_ISA_ADDR_REL {esc}+0x10
 a\\nEXIT:
 /*0020*/  EXIT ;
 "

@@ -1,8 +1,10 @@
 //! The ISA description files, as data.
 //!
 //! The directory holds the ISA authors' files (`sync.isa`, `bru.isa`, `misc.isa`,
-//! `udp.isa`, unchanged) and our `base.isa`, which defines the types, register files,
-//! immediates and root group they reference. See `README.md` for the DSL.
+//! `udp.isa`, unchanged) and ours: `base.isa`, which defines the types, register files,
+//! immediates and root group they reference, `backend.isa` (control flow, register
+//! enumerations) and `corrections.isa` (the one answer where the authors' text
+//! contradicts itself). See `README.md` for the DSL.
 //!
 //! This crate knows nothing of the generated API: it only says where the files are and
 //! embeds their text, so a `build.rs` or a tool can hand them to `isa-gen`.
@@ -29,9 +31,9 @@ macro_rules! files {
 
 files!(
     "backend.isa",
-    "corrections.isa",
     "base.isa",
     "bru.isa",
+    "corrections.isa",
     "misc.isa",
     "sync.isa",
     "udp.isa"

@@ -419,6 +419,9 @@ pub struct CodeBuffer {
     uses: alloc::vec::Vec<Use>,
     relocs: alloc::vec::Vec<Reloc>,
     symbols: alloc::vec::Vec<alloc::string::String>,
+    /// Every name given (a label's or a symbol's), with the symbol's index for a
+    /// symbol: a lookup per name instead of a scan (tens of thousands of symbols).
+    names: alloc::collections::BTreeMap<alloc::string::String, Option<u32>>,
 }
 
 impl Default for CodeBuffer {
@@ -432,6 +435,7 @@ impl Default for CodeBuffer {
             uses: alloc::vec::Vec::new(),
             relocs: alloc::vec::Vec::new(),
             symbols: alloc::vec::Vec::new(),
+            names: alloc::collections::BTreeMap::new(),
         }
     }
 }
@@ -455,6 +459,7 @@ impl core::clone::Clone for CodeBuffer {
             uses: self.uses.clone(),
             relocs: self.relocs.clone(),
             symbols: self.symbols.clone(),
+            names: self.names.clone(),
         }
     }
 }
@@ -511,11 +516,10 @@ impl CodeBuffer {
         if !is_asm_name(name) {
             return Err(BufferError::InvalidName(name.into()));
         }
-        let taken = self.symbols.iter().any(|s| s == name)
-            || self.labels.iter().any(|l| l.name.as_deref() == Some(name));
-        if taken {
+        if self.names.contains_key(name) {
             return Err(BufferError::NameTaken(name.into()));
         }
+        self.names.insert(name.into(), None);
         Ok(self.add_label(Some(name.into())))
     }
 
@@ -556,15 +560,16 @@ impl CodeBuffer {
     /// The symbol named `name` (the same symbol for the same name). The name must read
     /// back in `isa asm` and be no label's.
     pub fn symbol(&mut self, name: &str) -> Result<Symbol, BufferError> {
-        if let Some(i) = self.symbols.iter().position(|s| s == name) {
-            return Ok(self.identity.symbol(i as u32));
+        match self.names.get(name) {
+            Some(Some(i)) => return Ok(self.identity.symbol(*i)),
+            Some(None) => return Err(BufferError::NameTaken(name.into())),
+            None => {}
         }
         if !is_asm_name(name) {
             return Err(BufferError::InvalidName(name.into()));
         }
-        if self.labels.iter().any(|l| l.name.as_deref() == Some(name)) {
-            return Err(BufferError::NameTaken(name.into()));
-        }
+        self.names
+            .insert(name.into(), Some(self.symbols.len() as u32));
         self.symbols.push(name.into());
         Ok(Symbol {
             buffer: self.identity.id,
