@@ -170,6 +170,8 @@ fn layout_all(src: &str, base: u64) -> (Layout<'_>, Vec<ProgramError>) {
     let mut out = Layout::default();
     let mut errors = Vec::new();
     let mut addr = base;
+    // The last instruction took the last address of the 64-bit space: nothing more fits.
+    let mut past_end = false;
     for (i, raw) in src.lines().enumerate() {
         let lineno = i + 1;
         let line = raw.strip_suffix('\r').unwrap_or(raw);
@@ -214,6 +216,12 @@ fn layout_all(src: &str, base: u64) -> (Layout<'_>, Vec<ProgramError>) {
             )),
         }
         for (at, name) in parts.labels {
+            if past_end {
+                let message =
+                    format!("label `{name}` lies past the end of the 64-bit address space");
+                errors.push(err(lineno, line, at, message));
+                continue;
+            }
             if out.labels.insert(name, addr).is_some() {
                 let message = format!("label `{name}` is defined twice");
                 errors.push(err(lineno, line, at, message));
@@ -241,8 +249,16 @@ fn layout_all(src: &str, base: u64) -> (Layout<'_>, Vec<ProgramError>) {
             }
             None => {}
         }
+        if past_end {
+            let message = "the instruction lies past the end of the 64-bit address space".into();
+            errors.push(err(lineno, line, at, message));
+            continue;
+        }
         out.lines.push((lineno, at, text, addr));
-        addr += INST_SIZE;
+        match addr.checked_add(INST_SIZE) {
+            Some(next) => addr = next,
+            None => past_end = true,
+        }
     }
     (out, errors)
 }
@@ -330,6 +346,42 @@ mod tests {
         assert_eq!(
             texts,
             [(3, "NOP", 0), (4, "BRA `(.L_a)", 0x10), (6, "EXIT", 0x20)]
+        );
+    }
+
+    /// Code at the top of the address space: the last instruction fits, one more (or a
+    /// label after it) is an error at its line, not an overflow.
+    #[test]
+    fn layout_stops_at_the_end_of_the_address_space() {
+        let l = layout(
+            "/*fffffffffffffff0*/ NOP
+",
+            0,
+        )
+        .unwrap();
+        assert_eq!(l.lines[0].3, 0xffff_ffff_ffff_fff0);
+        let e = layout(
+            "/*ffffffffffffffe0*/ NOP
+NOP
+NOP
+.L_end:
+",
+            0,
+        )
+        .unwrap_err();
+        let got: Vec<_> = e.iter().map(|e| (e.line, e.message.as_str())).collect();
+        assert_eq!(
+            got,
+            [
+                (
+                    3,
+                    "the instruction lies past the end of the 64-bit address space"
+                ),
+                (
+                    4,
+                    "label `.L_end` lies past the end of the 64-bit address space"
+                ),
+            ]
         );
     }
 
