@@ -154,6 +154,23 @@ pub fn read(bytes: &[u8]) -> Result<Object, Error> {
             "not a relocatable object (e_type is not ET_REL)",
         ));
     }
+    // One code section: a second one (another `.text`, any executable section) would
+    // be left out of every listing and link, silently.
+    let code: Vec<_> = file
+        .sections()
+        .filter(|s| s.name() == Ok(".text") || s.kind() == object::SectionKind::Text)
+        .collect();
+    if code.len() > 1 {
+        let names: Vec<String> = code
+            .iter()
+            .map(|s| format!("`{}`", crate::escape_name(s.name().unwrap_or("?"))))
+            .collect();
+        return Err(Error::new(format!(
+            "the object has {} code sections ({}): one `.text` is read, and a second would be lost",
+            code.len(),
+            names.join(", ")
+        )));
+    }
     let text = file
         .section_by_name(".text")
         .ok_or_else(|| Error::new("the object has no `.text` section"))?;

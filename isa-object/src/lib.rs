@@ -162,6 +162,17 @@ impl Object {
     /// of `.text`, at most one per instruction, naming a symbol of the object.
     pub fn check(&self) -> Result<(), Error> {
         let len = self.text.len() as u64;
+        // Two symbols of one name: which one a reference or `--symbol` means is unclear,
+        // and a listing of them would not assemble back.
+        let mut names: HashMap<&str, usize> = HashMap::with_capacity(self.symbols.len());
+        for (i, s) in self.symbols.iter().enumerate() {
+            if let Some(first) = names.insert(s.name.as_str(), i) {
+                return Err(Error::new(format!(
+                    "symbols {first} and {i} are both named `{}`",
+                    short_name(&s.name)
+                )));
+            }
+        }
         for (i, s) in self.symbols.iter().enumerate() {
             let name = short_name(&s.name);
             if s.name.is_empty() {

@@ -85,6 +85,16 @@ fn check_refuses_what_no_reader_could_trust() {
         &|o| o.relocs.extend([reloc(0x10), reloc(0), reloc(0x10)]),
         "relocations 0 and 2 both patch the instruction at 0x10",
     );
+    refused(
+        &|o| {
+            o.symbols.push(ObjSymbol {
+                name: "f".into(),
+                binding: Binding::Local,
+                value: 0,
+            })
+        },
+        "symbols 0 and 2 are both named `f`",
+    );
     // A label at the end of `.text` is fine.
     let mut o = sample();
     o.symbols[0].value = 0x20;
@@ -157,6 +167,34 @@ fn more_relocations_than_instructions() {
     assert!(
         e.starts_with("relocation 2 (at ")
             && e.ends_with("more relocations than instructions in `.text`"),
+        "{e}"
+    );
+}
+
+/// A second code section would be left out of every listing and link: refused.
+#[test]
+fn a_second_code_section_is_refused() {
+    use object::read::elf::ElfFile64;
+    use object::LittleEndian as LE;
+    let mut bytes = write(&sample()).unwrap();
+    // Make `.rela.text` an executable SHT_PROGBITS (1) section (sh_type at +4, sh_flags at +8
+    // of its Elf64_Shdr).
+    let (shoff, index) = {
+        let file = ElfFile64::<LE>::parse(&*bytes).unwrap();
+        let table = file.elf_section_table();
+        let index = table
+            .iter()
+            .position(|h| table.section_name(LE, h) == Ok(&b".rela.text"[..]))
+            .unwrap();
+        (file.elf_header().e_shoff.get(LE) as usize, index)
+    };
+    let at = shoff + 64 * index;
+    bytes[at + 4..at + 8].copy_from_slice(&1u32.to_le_bytes());
+    let flags: u64 = 0x2 | 0x4; // SHF_ALLOC | SHF_EXECINSTR
+    bytes[at + 8..at + 16].copy_from_slice(&flags.to_le_bytes());
+    let e = read(&bytes).unwrap_err().to_string();
+    assert!(
+        e.contains("the object has 2 code sections (`.text`, `.rela.text`)"),
         "{e}"
     );
 }
