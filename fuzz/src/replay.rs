@@ -4,14 +4,18 @@
 
 use std::path::Path;
 
-/// Runs `check` on every file of `dir` (none when it does not exist); returns how many
-/// there were.
+/// Runs `check` on every file of `dir`; returns how many there were. A missing or
+/// empty directory fails: a replay without inputs would check nothing and pass.
 pub fn replay_dir(dir: &Path, check: fn(&[u8])) -> usize {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return 0;
-    };
+    let entries = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: no regression corpus ({e})", dir.display()));
     let mut files: Vec<_> = entries.map(|e| e.unwrap().path()).collect();
     files.sort();
+    assert!(
+        !files.is_empty(),
+        "{}: the regression corpus is empty: a replay without inputs checks nothing",
+        dir.display()
+    );
     for f in &files {
         run_oracle(f, check);
     }
