@@ -217,3 +217,75 @@ fn a_warp_that_only_sleeps_in_a_loop_is_a_livelock() {
     // The state after step 2 is the initial one: found at the check of step 32.
     assert_eq!((m.steps, m.events.len()), (34, 17));
 }
+
+/// Every instruction that reads a clock register, for every clock register: a loop that
+/// reads it and then puts every register back is not a livelock (the value read is
+/// new each turn), so it runs to the step limit; the same loop reading a register that
+/// is no clock repeats its state and is a livelock. Each reader of each clock register
+/// is named by the detector's table of clock reads: leaving one out fails here.
+#[test]
+fn every_clock_read_keeps_a_loop_from_being_a_livelock() {
+    use isa::SReg;
+    let clocks = [
+        SReg::SrClocklo,
+        SReg::SrClockhi,
+        SReg::SrGlobaltimelo,
+        SReg::SrGlobaltimehi,
+    ];
+    // (reader, its read of `sr` with the address in R2 / UR2, the lines that undo it)
+    let readers: [(&str, fn(&str) -> String, &str); 6] = [
+        ("S2R", |sr| format!("S2R R1, {sr}"), "S2R R1, SR_LANEID"),
+        (
+            "CS2R",
+            |sr| format!("CS2R R[4:5], {sr}"),
+            "S2R R4, SR_LANEID\nS2R R5, SR_LANEID",
+        ),
+        ("S2UR", |sr| format!("S2UR UR1, {sr}"), "UMOV UR1, 0x0"),
+        (
+            "GETREG.I",
+            |sr| format!("GETREG R1, {sr}"),
+            "S2R R1, SR_LANEID",
+        ),
+        ("GETREG.R", |_| "GETREG R1, R2".into(), "S2R R1, SR_LANEID"),
+        ("GETREG.U", |_| "GETREG R1, UR2".into(), "S2R R1, SR_LANEID"),
+    ];
+    let run_loop = |name: &str, read: &str, undo: &str, addr: u32| {
+        let src = format!(".L_top:\n{read}\n{undo}\nBRA `(.L_top)");
+        let mut m = start(&src, |w| {
+            for l in 0..32 {
+                w.set_reg(r(2), l, addr);
+            }
+            urs(w, &[(2, addr)]);
+        });
+        let stop = m.run(5_000);
+        (format!("{name}: `{read}`"), stop)
+    };
+    for (name, read, undo) in readers {
+        for sr in clocks {
+            // GETREG.I takes the address as a number.
+            let addr = u32::from(sr.bits());
+            let text = if name == "GETREG.I" {
+                read(&format!("{addr:#x}"))
+            } else {
+                read(sr.name())
+            };
+            let (what, stop) = run_loop(name, &text, undo, addr);
+            assert!(
+                matches!(&stop, Stop::Fault(f) if f.kind == FaultKind::StepLimit(5_000)),
+                "{what}: {stop:?}"
+            );
+        }
+        // The same loop reading the lane id instead: a livelock.
+        let lane = u32::from(SReg::SrLaneid.bits());
+        let text = if name == "GETREG.I" {
+            read(&format!("{lane:#x}"))
+        } else {
+            read("SR_LANEID")
+        };
+        let (what, stop) = run_loop(name, &text, undo, lane);
+        assert!(
+            matches!(&stop, Stop::Fault(f) if matches!(f.kind, FaultKind::Livelock { .. })),
+            "{what}: {stop:?}"
+        );
+    }
+}
