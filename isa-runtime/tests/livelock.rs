@@ -233,7 +233,8 @@ fn every_clock_read_keeps_a_loop_from_being_a_livelock() {
         SReg::SrGlobaltimehi,
     ];
     // (reader, its read of `sr` with the address in R2 / UR2, the lines that undo it)
-    let readers: [(&str, fn(&str) -> String, &str); 6] = [
+    type Reader = (&'static str, fn(&str) -> String, &'static str);
+    let readers: [Reader; 6] = [
         ("S2R", |sr| format!("S2R R1, {sr}"), "S2R R1, SR_LANEID"),
         (
             "CS2R",
