@@ -628,3 +628,21 @@ fn both_tiers_read_constant_memory_offsets_as_declared() {
         assert_eq!(a.column(line), b.column(line), "{line}");
     }
 }
+
+/// A guard on an instruction that has none (vec's `CALLX`) is refused by both tiers with
+/// the same message at the guard; the guard of one that has one reads in both.
+#[test]
+fn a_guard_where_the_opcode_has_none() {
+    let (g, m) = other_specs().into_iter().next().expect("the vec spec");
+    let asm = Assembler::new(&m);
+    for line in ["@F1 CALLX 0x4000", "@!F1 CALLX 0x4000", "@FT CALLX 0x4000"] {
+        assert_tiers_agree_on(&g, &asm, line);
+        let e = asm.parse_line(line, 0x40, &|_| None).unwrap_err();
+        assert_eq!(e.to_string(), "`CALLX` takes no guard predicate", "{line}");
+        assert_eq!(e.column(line), 1, "{line}");
+    }
+    for line in ["@F1 RETX", "@!F2 RETX"] {
+        assert_tiers_agree_on(&g, &asm, line);
+        asm.parse_line(line, 0x40, &|_| None).expect(line);
+    }
+}
