@@ -191,9 +191,9 @@ pub fn assemble_file(
         }
     };
     let mut refs = Vec::new();
+    let texts: HashMap<u64, (usize, &str)> =
+        layout.lines.iter().map(|l| (l.3, (l.0, l.2))).collect();
     if errors.is_empty() {
-        let texts: HashMap<u64, (usize, &str)> =
-            layout.lines.iter().map(|l| (l.3, (l.0, l.2))).collect();
         let mut by_addr: BTreeMap<u64, Vec<String>> = BTreeMap::new();
         for (addr, sym) in used.into_inner() {
             let v = by_addr.entry(addr).or_default();
@@ -224,19 +224,16 @@ pub fn assemble_file(
                 continue;
             }
             let sym = &syms[0];
-            // Instructions lie 16 bytes apart from the first (addresses wrap at 2^64).
-            let first = words.first().map_or(0, |w| w.0);
-            let slot = (addr.wrapping_sub(first) / INST_SIZE) as usize;
-            if words.get(slot).is_none_or(|w| w.0 != addr) {
+            let Some(slot) = slot_of(&words, addr) else {
                 errors.push((
                     line,
                     col(sym),
                     "internal: the instruction was not assembled".into(),
                 ));
                 continue;
-            }
+            };
             let placeholder = addr.wrapping_add(INST_SIZE);
-            match extern_operand(
+            match symbol_operand(
                 codec,
                 text,
                 addr,
@@ -260,20 +257,17 @@ pub fn assemble_file(
         }
     }
     if errors.is_empty() && objects {
-        let texts: HashMap<u64, (usize, &str)> =
-            layout.lines.iter().map(|l| (l.3, (l.0, l.2))).collect();
         let mut uses = label_uses.into_inner();
         uses.sort();
         uses.dedup();
-        let first = words.first().map_or(0, |w| w.0);
         for (addr, label) in uses {
             let (line, text) = texts[&addr];
-            let slot = (addr.wrapping_sub(first) / INST_SIZE) as usize;
-            let Some(&(_, word)) = words.get(slot) else {
+            let Some(slot) = slot_of(&words, addr) else {
                 continue;
             };
             let at = layout.labels[label.as_str()];
-            match extern_operand(codec, text, addr, &label, at, &layout.labels, word) {
+            let word = words[slot].1;
+            match symbol_operand(codec, text, addr, &label, at, &layout.labels, word) {
                 Ok((k, true, word, addend)) => {
                     words[slot].1 = word;
                     refs.push(ExternRef {
@@ -314,11 +308,19 @@ pub fn assemble_file(
     })
 }
 
+/// The index in `words` of the instruction at `addr`: instructions lie 16 bytes apart
+/// from the first (addresses wrap at 2^64).
+fn slot_of(words: &[(u64, u128)], addr: u64) -> Option<usize> {
+    let first = words.first()?.0;
+    let slot = (addr.wrapping_sub(first) / INST_SIZE) as usize;
+    words.get(slot).is_some_and(|w| w.0 == addr).then_some(slot)
+}
+
 /// Which address operand of the instruction at `addr` (assembled as `first`, with
 /// `sym` at `placeholder`) names the symbol `sym`, whether it is absolute, the word
 /// with that operand at code 0, and the addend written after the symbol (what the
 /// operand points to beyond the placeholder).
-fn extern_operand(
+fn symbol_operand(
     codec: &Codec,
     text: &str,
     addr: u64,
