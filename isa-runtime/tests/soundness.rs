@@ -54,13 +54,15 @@ impl Loc {
         })
     }
 
+    /// Every register of the state: the numbered registers of each file, as the
+    /// generated API defines them.
     fn all() -> impl Iterator<Item = Loc> {
-        (0..255)
-            .map(Loc::R)
-            .chain((0..7).map(Loc::P))
-            .chain((0..63).map(Loc::Ur))
-            .chain((0..7).map(Loc::Up))
-            .chain((0..16).map(Loc::B))
+        (0..=u8::MAX)
+            .filter_map(|n| Reg::new(n).map(|r| Loc::R(r.bits())))
+            .chain((0..=u8::MAX).filter_map(|n| Pred::new(n).map(|r| Loc::P(r.bits()))))
+            .chain((0..=u8::MAX).filter_map(|n| UReg::new(n).map(|r| Loc::Ur(r.bits()))))
+            .chain((0..=u8::MAX).filter_map(|n| UPred::new(n).map(|r| Loc::Up(r.bits()))))
+            .chain(isa::BReg::ALL.iter().map(|&b| Loc::B(b as u8)))
     }
 
     fn per_lane(self) -> bool {
