@@ -7,8 +7,10 @@ use isa::{MatchOp, MatchdType, Pred, ReduxOp, ReduxdType, Reg, ShflMode, UPred, 
 
 use crate::warp::{Warp, LANES};
 
-/// The PTX `shfl` source lane and predicate for one lane: `(j, pval)`.
-#[inline]
+/// The PTX `shfl` source lane and predicate for one lane: `(j, pval)`; `j` is the lane
+/// itself when `pval` is false. The one statement of SHFL's lane rule: the simulator's
+/// SHFL calls it for every lane (inlined, with `mode` constant, so the loop vectorises).
+#[inline(always)]
 pub fn shfl_lane(mode: ShflMode, lane: u32, b: u32, c: u32) -> (u32, bool) {
     let bval = (b & 0x1f) as i32;
     let cval = (c & 0x1f) as i32;
@@ -34,11 +36,8 @@ pub fn shfl_lane(mode: ShflMode, lane: u32, b: u32, c: u32) -> (u32, bool) {
             (j, j <= max_lane)
         }
     };
-    if p {
-        (j as u32, true)
-    } else {
-        (lane as u32, false)
-    }
+    // Branch-free, so that the caller's loop over lanes vectorises.
+    ((if p { j } else { lane }) as u32, p)
 }
 
 /// SHFL. `b`/`c` are the per-lane SrcB/SrcC values. A source lane that is inactive or
@@ -63,21 +62,8 @@ pub(crate) fn shfl(
     macro_rules! each {
         ($mode:expr) => {
             for l in 0..LANES {
-                let lane = l as i32;
-                let bval = (b[l] & 0x1f) as i32;
-                let cval = (c[l] & 0x1f) as i32;
-                let seg = ((c[l] >> 8) & 0x1f) as i32;
-                let max_lane = (lane & seg) | (cval & !seg);
-                let (j, p) = match $mode {
-                    ShflMode::Up => (lane - bval, lane - bval >= max_lane),
-                    ShflMode::Down => (lane + bval, lane + bval <= max_lane),
-                    ShflMode::Bfly => (lane ^ bval, (lane ^ bval) <= max_lane),
-                    ShflMode::Idx => {
-                        let j = (lane & seg) | (bval & !seg);
-                        (j, j <= max_lane)
-                    }
-                };
-                jj[l] = (if p { j } else { lane } & 31) as u32;
+                let (j, p) = shfl_lane($mode, l as u32, b[l], c[l]);
+                jj[l] = j & 31;
                 ok[l] = u32::from(p);
             }
         };
