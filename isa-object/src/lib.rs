@@ -149,11 +149,13 @@ pub fn short_name(name: &str) -> Cow<'_, str> {
     if escaped.len() <= SHOWN_NAME_BYTES {
         return escaped;
     }
-    let mut cut = SHOWN_NAME_BYTES;
-    while !escaped.is_char_boundary(cut) {
-        cut -= 1;
-    }
-    Cow::Owned(format!("{}…[{} bytes]", &escaped[..cut], name.len()))
+    // An escaped name is ASCII, so any byte index is a character boundary.
+    debug_assert!(escaped.is_ascii());
+    Cow::Owned(format!(
+        "{}…[{} bytes]",
+        &escaped[..SHOWN_NAME_BYTES],
+        name.len()
+    ))
 }
 
 impl Object {

@@ -25,6 +25,18 @@ fn names_are_escaped_and_shortened() {
     assert_eq!(escape_name("kernel.L_1$x"), "kernel.L_1$x");
     assert_eq!(escape_name("a\x1b[2Jb\nc\\"), "a\\u{1b}[2Jb\\nc\\\\");
     assert_eq!(escape_name("é\u{202e}"), "\\u{e9}\\u{202e}");
+    // A backslash alone is escaped too (it would start an escape a reader undoes), and
+    // the quotes `char::escape_default` would escape stay as they are.
+    assert_eq!(escape_name("\\"), "\\\\");
+    assert_eq!(escape_name("a'\"b\n"), "a'\"b\\n");
+    // Cut at the limit even where the name had a multi-byte character there (its
+    // escape is cut instead).
+    let wide = format!("{}é{}", "x".repeat(SHOWN_NAME_BYTES - 1), "y".repeat(100));
+    let s = short_name(&wide);
+    assert_eq!(
+        s,
+        format!("{}\\…[{} bytes]", "x".repeat(SHOWN_NAME_BYTES - 1), wide.len())
+    );
     let long = "x".repeat(5000);
     let s = short_name(&long);
     assert!(s.starts_with(&"x".repeat(SHOWN_NAME_BYTES)));
