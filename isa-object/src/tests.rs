@@ -35,7 +35,11 @@ fn names_are_escaped_and_shortened() {
     let s = short_name(&wide);
     assert_eq!(
         s,
-        format!("{}\\…[{} bytes]", "x".repeat(SHOWN_NAME_BYTES - 1), wide.len())
+        format!(
+            "{}\\…[{} bytes]",
+            "x".repeat(SHOWN_NAME_BYTES - 1),
+            wide.len()
+        )
     );
     let long = "x".repeat(5000);
     let s = short_name(&long);

@@ -49,3 +49,48 @@ fn absolute_label_references_move_with_the_object() {
     let e = Object::from_code(&buf.finish().unwrap(), &[]).unwrap_err();
     assert!(e.to_string().contains("give it a name"), "{e}");
 }
+
+/// Relocations name the outside symbol they were made against, whichever of several it
+/// is, after the object's own symbols (locals first, then globals, then undefined).
+#[test]
+fn relocations_name_their_own_outside_symbol() {
+    let mut buf = CodeBuffer::new(0).unwrap();
+    let entry = buf.new_label();
+    let local = buf.named_label(".L_loop").unwrap();
+    let first = buf.symbol("first").unwrap();
+    let second = buf.symbol("second").unwrap();
+    let third = buf.symbol("third").unwrap();
+    buf.bind(entry).unwrap();
+    buf.bind(local).unwrap();
+    buf.push_to(insn("CALL.ABS RZ, 0x0"), third).unwrap();
+    buf.push_to(insn("@P0 BRA 0x0"), second).unwrap();
+    buf.push_to(insn("CALL.ABS RZ, 0x0"), first).unwrap();
+    buf.push(insn("EXIT"));
+    let code = buf.finish().unwrap();
+    let obj = Object::from_code(&code, &[LabelName::global(entry, "kernel")]).unwrap();
+    let named: Vec<(u64, &str)> = obj
+        .relocs
+        .iter()
+        .map(|r| (r.offset, obj.symbols[r.symbol].name.as_str()))
+        .collect();
+    assert_eq!(named, [(0x0, "third"), (0x10, "second"), (0x20, "first")]);
+    let read = isa_object::read(&isa_object::write(&obj).unwrap()).unwrap();
+    assert_eq!(read, obj);
+    // Linked, each call goes where its own symbol is.
+    let at = |name: &str| match name {
+        "first" => Some(0x1000),
+        "second" => Some(0x2000),
+        "third" => Some(0x3000),
+        _ => None,
+    };
+    let linked = read.link(0, at).unwrap();
+    let target = |k: usize| {
+        Instruction::decode(linked[k])
+            .unwrap()
+            .branch_target(16 * k as u64)
+    };
+    assert_eq!(
+        [target(0), target(1), target(2)],
+        [Some(0x3000), Some(0x2000), Some(0x1000)]
+    );
+}
