@@ -49,8 +49,9 @@ pub fn write(obj: &Object) -> Result<Vec<u8>, Error> {
     w.reserve_null_symbol_index();
     let mut sym_index = vec![0u32; obj.symbols.len()];
     for &i in &order {
-        let section = (obj.symbols[i].binding != Binding::Undefined).then_some(text_index);
-        sym_index[i] = w.reserve_symbol_index(section).0;
+        // The section only matters past SHN_LORESERVE (an extended index table);
+        // `.text` is section 1.
+        sym_index[i] = w.reserve_symbol_index(None).0;
     }
     let symtab_index = w.reserve_symtab_section_index();
     w.reserve_symtab();

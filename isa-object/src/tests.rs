@@ -214,3 +214,43 @@ fn a_second_code_section_is_refused() {
         "{e}"
     );
 }
+
+/// The ELF rule binutils and every linker rely on, read from the bytes themselves:
+/// `.symtab`'s `sh_info` is one past the last local symbol, and every symbol before it
+/// is local, every one from it on is not.
+#[test]
+fn symtab_info_counts_the_local_symbols() {
+    let mut o = sample();
+    for name in [".L_a", ".L_b", ".L_c"] {
+        o.symbols.push(ObjSymbol {
+            name: name.into(),
+            binding: Binding::Local,
+            value: 0,
+        });
+    }
+    let bytes = write(&o).unwrap();
+    let u16_at = |at: usize| u16::from_le_bytes(bytes[at..at + 2].try_into().unwrap());
+    let u32_at = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
+    let u64_at = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap());
+    let (shoff, shentsize, shnum) = (u64_at(0x28) as usize, u16_at(0x3a), u16_at(0x3c));
+    let symtab = (0..usize::from(shnum))
+        .map(|k| shoff + k * usize::from(shentsize))
+        .find(|&h| u32_at(h + 4) == 2) // SHT_SYMTAB
+        .expect("a .symtab");
+    let (offset, size, info) = (
+        u64_at(symtab + 0x18) as usize,
+        u64_at(symtab + 0x20) as usize,
+        u32_at(symtab + 0x2c),
+    );
+    // The null symbol and the three locals.
+    assert_eq!(info, 4);
+    let binds: Vec<u8> = (0..size / 24)
+        .map(|k| bytes[offset + 24 * k + 4] >> 4)
+        .collect();
+    assert_eq!(binds, [0, 0, 0, 0, 1, 1], "STB_LOCAL = 0, STB_GLOBAL = 1");
+    // Defined symbols are in `.text` (section 1), the undefined one in none.
+    let shndx: Vec<u16> = (0..size / 24)
+        .map(|k| u16_at(offset + 24 * k + 6))
+        .collect();
+    assert_eq!(shndx, [0, 1, 1, 1, 1, 0]);
+}
