@@ -248,7 +248,11 @@ fn symtab_info_counts_the_local_symbols() {
         .map(|k| bytes[offset + 24 * k + 4] >> 4)
         .collect();
     assert_eq!(binds, [0, 0, 0, 0, 1, 1], "STB_LOCAL = 0, STB_GLOBAL = 1");
-    // Defined symbols are in `.text` (section 1), the undefined one in none.
+    // `.text` (section 1) is SHT_PROGBITS, allocated and executable (SHF_ALLOC |
+    // SHF_EXECINSTR = 6: `AX` in readelf).
+    let text = shoff + usize::from(shentsize);
+    assert_eq!((u32_at(text + 4), u64_at(text + 8)), (1, 6));
+    // Defined symbols are in `.text`, the undefined one in none.
     let shndx: Vec<u16> = (0..size / 24)
         .map(|k| u16_at(offset + 24 * k + 6))
         .collect();
