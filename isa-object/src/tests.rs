@@ -258,3 +258,28 @@ fn symtab_info_counts_the_local_symbols() {
         .collect();
     assert_eq!(shndx, [0, 1, 1, 1, 1, 0]);
 }
+
+/// Names may add up to more than the file (`.strtab` shares a name's tail with the names
+/// it ends in), up to four times its size: such an object reads back whole.
+#[test]
+fn names_sharing_their_tails_read_back() {
+    let mut o = sample();
+    for k in 1..=200 {
+        o.symbols.push(ObjSymbol {
+            name: "a".repeat(k),
+            binding: Binding::Local,
+            value: 0,
+        });
+    }
+    let bytes = write(&o).unwrap();
+    let names: usize = o.symbols.iter().map(|s| s.name.len()).sum();
+    assert!(
+        names > 2 * bytes.len() && names < 4 * bytes.len(),
+        "{names} bytes of names in a file of {}",
+        bytes.len()
+    );
+    let mut read_back = read(&bytes).unwrap();
+    read_back.symbols.sort_by_key(|s| s.name.clone());
+    o.symbols.sort_by_key(|s| s.name.clone());
+    assert_eq!(read_back, o);
+}
