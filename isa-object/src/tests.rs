@@ -283,3 +283,43 @@ fn names_sharing_their_tails_read_back() {
     o.symbols.sort_by_key(|s| s.name.clone());
     assert_eq!(read_back, o);
 }
+
+/// The names may add up to exactly four times the file, not a byte more: a search for
+/// an object right at the limit (names `a`, `aa`, … sharing one string, and `EXIT`s to
+/// set the file's size), then one more name byte past it.
+#[test]
+fn names_at_four_times_the_file_are_the_limit() {
+    let exit = "EXIT".parse::<isa::Instruction>().unwrap().encode();
+    let object = |m: usize, exits: usize| Object {
+        text: std::iter::repeat_n(exit, exits)
+            .flat_map(|w| w.to_le_bytes())
+            .collect(),
+        symbols: (1..=m)
+            .map(|k| ObjSymbol {
+                name: "a".repeat(k),
+                binding: Binding::Local,
+                value: 0,
+            })
+            .collect(),
+        relocs: vec![],
+    };
+    let names = |o: &Object| o.symbols.iter().map(|s| s.name.len()).sum::<usize>();
+    // An object whose names are `over` bytes more than four times its size.
+    let find = |over: usize| {
+        (100..2000)
+            .find_map(|m| {
+                let base = object(m, 1);
+                let gap = names(&base).checked_sub(4 * write(&base).unwrap().len() + over)?;
+                let o = object(m, 1 + gap / 64);
+                (gap % 64 == 0 && names(&o) == 4 * write(&o).unwrap().len() + over).then_some(o)
+            })
+            .unwrap_or_else(|| panic!("no object {over} bytes past the limit"))
+    };
+    read(&write(&find(0)).unwrap()).expect("at the limit");
+    let e = read(&write(&find(1)).unwrap()).expect_err("a byte past the limit");
+    assert!(
+        e.to_string()
+            .contains("the symbol names add up to more than four times the file's"),
+        "{e}"
+    );
+}
