@@ -165,7 +165,7 @@ while IFS='|' read -r name files tests timeout <&3; do
         exit 1
     fi
     dir="$out/$name/mutants.out"
-    n() { [ -f "$dir/$1" ] && grep -c . "$dir/$1" || echo 0; }
+    n() { if [ -f "$dir/$1" ]; then grep -c . "$dir/$1" || true; else echo 0; fi; }
     caught=$(n caught.txt) missed=$(n missed.txt) timedout=$(n timeout.txt) unviable=$(n unviable.txt)
     viable=$((caught + missed + timedout))
     score="-"
