@@ -17,7 +17,9 @@
 #    screenshots it (not blank, as above) and checks the SVG Chromium loaded: well-formed,
 #    no parser error, 32 lane rows in every band, a column per step.
 #
-# Screenshots stay in the output directory for people to look at.
+# Screenshots stay in the output directory for people to look at. Every step that
+# cannot run (a command that fails, a file that was not written) is a FAIL with a
+# message: nothing is skipped silently.
 # SKIP_BROWSER_CHECK=1 skips the whole check (say so when you do).
 set -euo pipefail
 
@@ -123,6 +125,8 @@ for spec in index.html:1280,1000 SHFL.html:1280,2400 BRA.html:1280,1000 opcode-m
     page="${spec%%:*}"
     url="file://$site/$page"
     name="${page%.html}"
+    # Chromium writes the PNG itself: one from an earlier run must not pass for it.
+    rm -f "$out/$name.png"
     chrome --window-size="${spec#*:}" --screenshot="$out/$name.png" "$url" >/dev/null 2>"$out/$name.shot.log" || true
     if [ ! -s "$out/$name.png" ]; then
         echo "FAIL $page: no screenshot" >&2
@@ -145,14 +149,31 @@ for spec in index.html:1280,1000 SHFL.html:1280,2400 BRA.html:1280,1000 opcode-m
     fi
 done
 
+# A step of `isa` that fails is reported with its log (set -e would stop the script
+# without a word: the log is in a file).
+isa_step() {
+    local what="$1" log="$2"
+    shift 2
+    if ! cargo run --quiet --bin isa -- "$@" 2>"$log"; then
+        cat "$log" >&2
+        echo "FAIL $what: isa $* failed" >&2
+        return 1
+    fi
+}
+
 # The opcode map covers every opcode of the spec (names from `isa json`): each is in
 # at least one cell, and the page lists free cells.
-cargo run --quiet --bin isa -- json isa-spec >"$out/model.json" 2>>"$out/doc.log"
-python3 - "$out/opcode-map.dom.html" "$out/model.json" <<'PY' || fail=1
+if ! isa_step "opcode map" "$out/json.log" json isa-spec >"$out/model.json"; then
+    fail=1
+else
+    python3 - "$out/opcode-map.dom.html" "$out/model.json" <<'PY' || fail=1
 import json, re, sys
 dom = open(sys.argv[1], encoding="utf-8").read()
 model = json.load(open(sys.argv[2], encoding="utf-8"))
 want = {o["name"] for o in model["opcodes"]}
+if not want:
+    print("FAIL opcode map: `isa json` lists no opcode", file=sys.stderr)
+    sys.exit(1)
 cells = re.findall(r'<td class="used[^"]*"[^>]*data-opcodes="([^"]*)"', dom)
 shown = {n for c in cells for n in c.split()}
 free = len(re.findall(r'<td class="free"', dom))
@@ -162,16 +183,27 @@ if missing or not free:
     print(f"FAIL opcode map: missing {missing[:5]}, free cells {free}", file=sys.stderr)
     sys.exit(1)
 PY
+fi
 
 # A control-flow graph (`isa disasm --cfg`, rendered by Graphviz) is a picture with a
 # box per basic block.
-cargo run --quiet --bin isa -- asm isa-cli/tests/data/cfg.s -o "$out/cfg.o" 2>>"$out/doc.log"
-cargo run --quiet --bin isa -- disasm --cfg "$out/cfg.o" >"$out/cfg.dot" 2>>"$out/doc.log"
-if dot -Tsvg "$out/cfg.dot" >"$out/cfg.svg" 2>"$out/dot.log"; then
+rm -f "$out/cfg.o" "$out/cfg.dot" "$out/cfg.svg" "$out/cfg.png"
+if ! isa_step "cfg" "$out/cfg.log" asm isa-cli/tests/data/cfg.s -o "$out/cfg.o" ||
+    ! isa_step "cfg" "$out/cfg.log" disasm --cfg "$out/cfg.o" >"$out/cfg.dot"; then
+    fail=1
+elif ! command -v dot >/dev/null 2>&1; then
+    echo "FAIL cfg: Graphviz's dot is not installed (apt-get install graphviz)" >&2
+    fail=1
+elif dot -Tsvg "$out/cfg.dot" >"$out/cfg.svg" 2>"$out/dot.log"; then
     chrome --window-size=1400,900 --screenshot="$out/cfg.png" "file://$out/cfg.svg" >/dev/null 2>"$out/cfg.shot.log" || true
+    # grep -c prints 0 (and exits 1) when no line matches.
     blocks=$(grep -c 'class="node"' "$out/cfg.svg" || true)
-    if [ ! -s "$out/cfg.png" ] || ! not_blank "$out/cfg.png" || [ "$blocks" -lt 11 ]; then
-        echo "FAIL cfg.svg: blank or too few nodes ($blocks)" >&2
+    if [ ! -s "$out/cfg.png" ]; then
+        echo "FAIL cfg.svg: no screenshot" >&2
+        cat "$out/cfg.shot.log" >&2
+        fail=1
+    elif ! not_blank "$out/cfg.png" || [ "${blocks:-0}" -lt 11 ]; then
+        echo "FAIL cfg.svg: blank or too few nodes (${blocks:-0}, want 11 or more)" >&2
         fail=1
     fi
 else
@@ -195,14 +227,15 @@ if not shown or bad or len(hidden) < len(items) // 2:
     sys.exit(1)
 PY
 
-# The divergence timeline: an SVG file as `isa run --timeline` writes it.
-cargo run --quiet --bin isa -- run docs/examples/divergence.s --timeline "$out/timeline.svg" \
-    >"$out/timeline.json" 2>"$out/timeline.log" || {
-    cat "$out/timeline.log" >&2
-    echo "FAIL timeline: isa run failed" >&2
+# The divergence timeline: an SVG file as `isa run --timeline` writes it. One left
+# over from an earlier run must not stand in for it.
+rm -f "$out/timeline.svg" "$out/timeline.png"
+isa_step timeline "$out/timeline.log" run docs/examples/divergence.s \
+    --timeline "$out/timeline.svg" >"$out/timeline.json" || fail=1
+if [ ! -f "$out/timeline.svg" ] || [ ! -s "$out/timeline.svg" ]; then
+    echo "FAIL timeline: isa run --timeline wrote no SVG (or an empty one) to $out/timeline.svg" >&2
     fail=1
-}
-if [ -s "$out/timeline.svg" ]; then
+else
     chrome --window-size=1100,1900 --screenshot="$out/timeline.png" "file://$out/timeline.svg" \
         >/dev/null 2>"$out/timeline.shot.log" || true
     if [ ! -s "$out/timeline.png" ]; then

@@ -3,35 +3,47 @@
 # that depends on the API as a user's would: the generated code of every spec that
 # checks clean must be warning-free, not only the bundled spec's.
 #
-#   scripts/lint-specs.sh [-n N] [--decode] PATH...
+#   scripts/lint-specs.sh [-n N] [--decode] [--debug] PATH...
 #
 #   -n N   at most N specs, taken evenly from the ones that check clean (default 40)
 #   --decode  then also run each spec's generated decoder against the model on words
 #          of every opcode, their one-bit changes and random words
-#          (scripts/lint-specs/main.rs): the same verdict, or exit 1
+#          (scripts/lint-specs/main.rs, format-checked and under clippy with
+#          warnings denied first, with its copies of tests/common/*.rs): the same
+#          verdict, or exit 1
+#   --debug   check and generate with the debug build of `isa` (target/debug/isa, which
+#          `cargo test` has built) instead of building the release one: for a few
+#          specs, as CI runs it; the release build pays off on many
 #   PATH   spec files, or directories of them (every file counts as one spec, as the
 #          `spec_gen` fuzz target feeds them: fuzz/corpus/spec_gen)
 #
-# Exit 1 when clippy finds anything (the spec files involved are named), 0 otherwise.
+# Exit 1 when clippy finds anything (the spec files involved are named) or a decoder
+# disagrees with the model, 0 otherwise.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 
 max=40
 decode=0
+profile=release
 paths=()
 while [ $# -gt 0 ]; do
     case "$1" in
     -n) max="$2"; shift 2 ;;
     --decode) decode=1; shift ;;
-    -h | --help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --debug) profile=debug; shift ;;
+    -h | --help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) paths+=("$1"); shift ;;
     esac
 done
 [ ${#paths[@]} -gt 0 ] || { echo "lint-specs.sh: give spec files or directories" >&2; exit 2; }
 
-cargo build --quiet --release --bin isa
-isa=./target/release/isa
+if [ "$profile" = release ]; then
+    cargo build --quiet --release --bin isa
+else
+    cargo build --quiet --bin isa
+fi
+isa="./target/$profile/isa"
 files=()
 for p in "${paths[@]}"; do
     if [ -d "$p" ]; then
@@ -95,11 +107,22 @@ echo "lint-specs.sh: clean"
 
 {
     echo "/// Each spec and its generated decoder."
-    echo "const SPECS: &[(&str, fn(u128) -> Verdict)] = &["
+    echo "const SPECS: &[(&str, Decoder)] = &["
     while read -r id f; do
         printf '    ("%s", generated_verdict!(%s)),\n' "$(realpath "$f")" "$id"
     done <"$crate/specs.txt"
     echo "];"
 } >"$crate/specs.rs"
+# The decoder check's own code (main.rs and the copies of tests/common/*.rs) is
+# compiled nowhere else: format-check and clippy it as the workspace's code is.
+if ! rustfmt --check --edition 2021 "$crate/src/bin/decode/main.rs" >&2; then
+    echo "lint-specs.sh: scripts/lint-specs/main.rs is not formatted (rustfmt; diff above)" >&2
+    exit 1
+fi
+if ! (cd "$crate" && CARGO_TARGET_DIR="$crate/target" cargo clippy --quiet --offline --bin decode -- -D warnings) 2>"$crate/clippy-decode.log"; then
+    cat "$crate/clippy-decode.log" >&2
+    echo "lint-specs.sh: clippy found problems in scripts/lint-specs/main.rs or tests/common/*.rs (above)" >&2
+    exit 1
+fi
 echo "lint-specs.sh: the generated decoders of $n specs against the model"
 (cd "$crate" && CARGO_TARGET_DIR="$crate/target" cargo run --quiet --offline --bin decode)

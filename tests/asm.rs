@@ -646,3 +646,65 @@ fn a_guard_where_the_opcode_has_none() {
         asm.parse_line(line, 0x40, &|_| None).expect(line);
     }
 }
+
+/// A guard without a `.not` sub-field (vec's `WAIT`): `@F1` writes the guard register's
+/// code in both tiers, `@FT` (the default) is the line without a guard, and `@!` is
+/// refused by both with the same message at the guard, never read as the line without
+/// the `!`.
+#[test]
+fn a_guard_that_cannot_be_negated() {
+    let (g, m) = other_specs().into_iter().next().expect("the vec spec");
+    let asm = Assembler::new(&m);
+    let wait_i = m.opcode_by_name("WAIT_I").expect("vec has WAIT_I");
+    assert!(
+        m.opcodes[wait_i].guard(&m).is_some(),
+        "WAIT_I has a guard predicate"
+    );
+    // Major code 0x12 in bits 122..127, the count in bits 10..13, the guard (a `Flag`:
+    // F0..F2, FT = 3) in bits 0..1; nothing else.
+    let word = |guard: u128| (0x12u128 << 122) | (0x3 << 10) | guard;
+    for (line, guard) in [
+        ("WAIT 0x3", 3),
+        ("@FT WAIT 0x3", 3),
+        ("@F0 WAIT 0x3", 0),
+        ("@F1 WAIT 0x3", 1),
+        ("@F2 WAIT 0x3", 2),
+    ] {
+        assert_eq!((g.parse)(line, 0x40), Ok(word(guard)), "generated: {line}");
+        let d = asm.parse_line(line, 0x40, &|_| None).expect(line);
+        assert_eq!(d.opcode, wait_i, "{line}");
+        assert_eq!(m.encode(&d), word(guard), "interpreted: {line}");
+        assert_tiers_agree_on(&g, &asm, line);
+    }
+    // Printed back: the guard at its default is left out.
+    assert_eq!((g.print)(word(1), 0).as_deref(), Some("@F1 WAIT 0x3"));
+    assert_eq!((g.print)(word(3), 0).as_deref(), Some("WAIT 0x3"));
+    // `@!`: refused at the guard (its column counts from 1, after any indentation).
+    for (line, col) in [
+        ("@!F1 WAIT 0x3", 1),
+        ("@!FT WAIT 0x3", 1),
+        ("@!F0 WAIT 0x3", 1),
+        ("    @!F2 WAIT 0x3", 5),
+    ] {
+        let msg = "the guard of `WAIT` cannot be negated".to_string();
+        assert_eq!(
+            (g.parse)(line, 0x40),
+            Err((col, msg.clone())),
+            "generated: {line}"
+        );
+        let e = asm.parse_line(line, 0x40, &|_| None).unwrap_err();
+        assert_eq!(e.to_string(), msg, "interpreted: {line}");
+        assert_eq!(e.column(line), col, "interpreted: {line}");
+        assert_tiers_agree_on(&g, &asm, line);
+    }
+    // A guard from outside the file is a different error, also at the guard.
+    let line = "@!F3 WAIT 0x3";
+    assert_eq!(
+        (g.parse)(line, 0x40),
+        Err((
+            1,
+            "guard of `WAIT`: expected a Flag, found `F3`".to_string()
+        ))
+    );
+    assert_tiers_agree_on(&g, &asm, line);
+}

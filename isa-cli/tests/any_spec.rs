@@ -553,6 +553,32 @@ fn the_bundled_spec_does_not_leak_into_another() {
     );
 }
 
+/// vec's `WAIT` has a guard without a `.not`: `isa asm --spec` writes `@F1 WAIT 0x3`
+/// with the guard's code and refuses `@!F1 WAIT 0x3` at its line and column, writing no
+/// word for it (it is not read as `@F1 WAIT 0x3`).
+#[test]
+fn a_guard_without_not_is_refused_by_isa_asm() {
+    let dir = temp("guard");
+    let vec = spec_file("tests/specs/vec/vec.isa");
+    let good = dir.join("good.s");
+    std::fs::write(&good, "WAIT 0x3\n@F1 WAIT 0x3\n").unwrap();
+    let major = 0x12u128 << 122;
+    assert_eq!(
+        words(&ok(isa(&["asm", s(&good), "--spec", s(&vec)]))),
+        [major | 0x3 << 10 | 3, major | 0x3 << 10 | 1]
+    );
+    let bad = dir.join("bad.s");
+    std::fs::write(&bad, "WAIT 0x3\n  @!F1 WAIT 0x3\n").unwrap();
+    let o = isa(&["asm", s(&bad), "--spec", s(&vec)]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    assert!(stdout(&o).is_empty(), "{}", stdout(&o));
+    assert!(
+        stderr(&o).contains("bad.s:2:3: error: the guard of `WAIT` cannot be negated"),
+        "{}",
+        stderr(&o)
+    );
+}
+
 /// `isa asm` (the generated tier) and `isa asm --spec isa-spec` (the interpreting one)
 /// report the same errors for the same program, word for word: the bad-line corpus of
 /// `isa-gen/tests/asm.rs`, one line each.

@@ -2,9 +2,9 @@
 //! word by word. The script puts this file beside copies of `tests/common/mod.rs` and
 //! `tests/common/verdict.rs` (the same helpers the workspace's tests use) and writes
 //! `specs.rs`: `SPECS`, each spec's file and its generated decoder as a function giving
-//! its verdict.
+//! its verdict (a [`Decoder`]). `.ci/run` compiles, clippies and runs it on one spec.
 
-#[allow(dead_code)]
+// common.rs allows its own dead code (each user takes part of it).
 #[path = "common.rs"]
 mod common;
 #[macro_use]
@@ -14,6 +14,9 @@ mod verdict;
 use common::{legal, Rng};
 use lint_specs::*;
 use verdict::{model_verdict, Verdict};
+
+/// A spec's generated decoder, as the verdict it gives a word.
+type Decoder = fn(u128) -> Verdict;
 
 include!(concat!(env!("CARGO_MANIFEST_DIR"), "/specs.rs"));
 

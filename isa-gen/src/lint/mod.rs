@@ -30,8 +30,9 @@
 //!   were warned about.
 //! - **`Bitwidth` against sibling opcodes.** When a strict majority (at least two) of
 //!   the opcodes of an optype that give an operand (same name and type) a bit width
-//!   agree, each opcode that says otherwise is reported. Widths are compared as
-//!   expressions over field and value names.
+//!   agree, each opcode that says otherwise is reported; a tie (two against two) is no
+//!   majority, and neither side is reported. Widths are compared as expressions over
+//!   field and value names.
 //! - **Text that names one opcode.** Each opcode at its defaults is printed and read
 //!   back; reading it as another opcode of the mnemonic (the two print alike: their
 //!   fixed bits differ and nothing they print does) is reported at the opcode, with the

@@ -531,6 +531,47 @@ fn bitwidth_against_siblings() {
     );
 }
 
+/// The tie rule: a width needs a strict majority, so two opcodes against two is no
+/// majority and neither pair is reported. A fourth `ADD` opcode (`ADD_X`) joins
+/// `ADD_I` in saying 32 while `ADD_R` and `ADD_C` keep `32 + (width == "W64") * 32`;
+/// moving `ADD_X` to the other side (three against one) reports `ADD_I` alone.
+#[test]
+fn bitwidth_tie_between_siblings_reports_neither_side() {
+    let expr = "32 + (width == \"W64\") * 32";
+    let add_x = |width: &str| {
+        format!(
+            "__DefOpcode ADD_X : [ADD]\n  __Encoding\n    field<8, 4> SType stype == X;\n  \
+             __OperandInfo\n    InList<pg, ra>;\n    OutList<rd>;\n    Order<pg, rd, ra>;\n    \
+             Bitwidth<rd> = {width};\n\n__DefOptype MOV"
+        )
+    };
+    let two_32 = edit(
+        GOOD,
+        &format!("    Bitwidth<rd> = {expr};\n\n__DefOpcode ADD_C"),
+        "    Bitwidth<rd> = 32;\n\n__DefOpcode ADD_C",
+    );
+    // 2 against 2: no warning at all (and the spec is otherwise clean).
+    let tie = edit(&two_32, "__DefOptype MOV", &add_x("32"));
+    let c = check(&tie);
+    // Four opcodes of `ADD` give `rd` a width: the vote is 2 against 2.
+    let m = c.model.as_ref().expect("model");
+    for name in ["ADD_R", "ADD_I", "ADD_C", "ADD_X"] {
+        let op = &m.opcodes[m.opcode_by_name(name).expect(name)];
+        assert_eq!(op.bitwidths.len(), 1, "{name}");
+    }
+    assert_warnings(&c, &[]);
+    // 3 against 1: the same four opcodes, and now the one that differs is reported.
+    let three = edit(&two_32, "__DefOptype MOV", &add_x(expr));
+    assert_warnings(
+        &check(&three),
+        &[(
+            at(&three, "Bitwidth<rd> = 32;", "Bitwidth"),
+            "`Bitwidth<rd>` of `ADD_I` is 32, but 3 of the 4 `ADD` opcodes that give it \
+                 say 32 + (width == \"W64\") * 32",
+        )],
+    );
+}
+
 /// The test spec with a file of corrections beside it (errors allowed).
 fn check_corrected(text: &str, fix: &str) -> Checked {
     crate::Spec::from_texts([("base.isa", BASE), ("t.isa", text), ("fix.isa", fix)]).check()
