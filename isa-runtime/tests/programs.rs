@@ -484,3 +484,42 @@ fn call_and_brx_through_uniform_registers_and_constant_memory() {
     assert_eq!(m.warp.ureg(ur(3)), 3);
     assert_eq!(m.steps, 6);
 }
+
+/// BSYNC releasing lanes while others still owe the barrier clears the yield bits of
+/// the lanes that ran it (`pmask`), and only those (bru.isa: `YieldMask = YieldMask ^
+/// (YieldMask & pmask)`): lanes 0..7 already wait at the BSYNC (their RPC is it),
+/// lanes 8..15 arrive, lanes 16..31 owe it but yielded (or sleep). Traced by hand:
+/// `arrivemask` = 0..15, no candidate to switch to, so the BSYNC lets 0..15 through.
+#[test]
+fn bsync_release_clears_the_yield_bits_of_the_lanes_that_ran_it() {
+    let (a, b, c) = (0x0000_00ffu32, 0x0000_ff00u32, 0xffff_0000u32);
+    for (yielded, sleeping, yield_after) in [
+        // Every lane that owes the barrier yielded: release, YieldMask keeps them.
+        (c, 0, c),
+        // Every one sleeps instead: the release of an all-sleeping candidate set.
+        (0, c, 0),
+        // Lanes 0..7 (waiting) had yielded too: only the arriving lanes' bits clear.
+        (c | a, 0, c | a),
+    ] {
+        let insns = ["BSYNC B0", "EXIT"].map(|t| t.parse::<isa::Instruction>().unwrap());
+        let mut w = Warp::new(u32::MAX);
+        w.breg[0] = u32::MAX;
+        w.active_mask = b;
+        w.active_pc = 0;
+        w.yield_mask = yielded;
+        w.sleep_mask = sleeping;
+        for l in 0..32 {
+            w.rpc[l] = if a >> l & 1 == 1 { 0 } else { 0x40 };
+        }
+        if sleeping != 0 {
+            w.timer = Some(1_000);
+        }
+        let mut m = Machine::new(w, Program::from_instructions(0, &insns));
+        m.step().unwrap();
+        let w = &m.warp;
+        let case = format!("yielded {yielded:#x}, sleeping {sleeping:#x}");
+        assert_eq!(w.active_mask, a | b, "{case}");
+        assert_eq!(w.active_pc, 0x10, "{case}");
+        assert_eq!(w.yield_mask, yield_after, "{case}");
+    }
+}
