@@ -50,11 +50,9 @@ pub fn offset(text: &str, starts: &[usize], pos: Position) -> usize {
     let line = text[start..end].trim_end_matches(['\n', '\r']);
     let mut units = 0u32;
     for (i, c) in line.char_indices() {
-        if units >= pos.character {
-            return start + i;
-        }
         units += c.len_utf16() as u32;
-        // A position inside a surrogate pair lands before the character.
+        // The character ends past the position: the position is at its start, or
+        // inside its surrogate pair, which lands before it.
         if units > pos.character {
             return start + i;
         }
@@ -173,5 +171,67 @@ mod tests {
         );
         assert_eq!(uri_to_path("untitled:Untitled-1"), None);
         assert_eq!(uri_to_path("file:///bad%zz"), None);
+        // A query or fragment is not part of the path; a host other than localhost,
+        // and an escape cut short, give no path.
+        assert_eq!(
+            uri_to_path("file:///a/b%2Fc.isa?x=1#L2").as_deref(),
+            Some(Path::new("/a/b/c.isa"))
+        );
+        assert_eq!(uri_to_path("file://server/a.isa"), None);
+        assert_eq!(uri_to_path("file:///a%4"), None);
+        assert_eq!(uri_to_path("file:///a%"), None);
+        // Unreserved bytes stay, every other one is escaped in upper-case hex.
+        assert_eq!(
+            path_to_uri(Path::new("/a-b_c.d~e/100%?")),
+            "file:///a-b_c.d~e/100%25%3F"
+        );
+    }
+
+    /// Every position of every line, against the definition: a column counts the
+    /// UTF-16 units of the characters before it; a column inside a character or past
+    /// the line's end is clamped to the character's start or the line's end.
+    #[test]
+    fn every_position_maps_to_the_offset_the_definition_gives() {
+        let text = "x分𝄞y\r\n\n𝄞\r\n末";
+        let starts = line_starts(text);
+        assert_eq!(starts, [0, 11, 12, 18]);
+        let mut offsets_seen = Vec::new();
+        for (line, &start) in starts.iter().enumerate() {
+            let end = starts.get(line + 1).copied().unwrap_or(text.len());
+            let body = text[start..end].trim_end_matches(['\n', '\r']);
+            // (column, byte offset) of each character start, then the line's end.
+            let mut cols = vec![];
+            let mut col = 0;
+            for (i, c) in body.char_indices() {
+                cols.push((col, start + i));
+                col += c.len_utf16() as u32;
+            }
+            cols.push((col, start + body.len()));
+            for character in 0..col + 3 {
+                let want = cols
+                    .iter()
+                    .rev()
+                    .find(|&&(c, _)| c <= character)
+                    .map(|&(_, o)| o)
+                    .unwrap();
+                let pos = Position::new(line as u32, character);
+                assert_eq!(offset(text, &starts, pos), want, "{pos:?}");
+            }
+            for &(c, o) in &cols {
+                assert_eq!(position(text, &starts, o), Position::new(line as u32, c));
+                offsets_seen.push(o);
+            }
+        }
+        // Every byte offset lands on the position of the character it is in.
+        for o in 0..=text.len() + 2 {
+            let p = position(text, &starts, o);
+            let back = offset(text, &starts, p);
+            assert!(back <= o.min(text.len()), "{o} -> {p:?} -> {back}");
+            assert!(text.is_char_boundary(back));
+        }
+        assert_eq!(
+            range(text, &starts, 1..11),
+            Range::new(Position::new(0, 1), Position::new(1, 0))
+        );
     }
 }
