@@ -114,8 +114,10 @@ while IFS='|' read -r name files tests timeout <&3; do
     if [ ${#only[@]} -gt 0 ] && ! printf '%s\n' "${only[@]}" | grep -qx "$name"; then
         continue
     fi
+    # `--tests`: the test targets only, not the examples and benches a plain `cargo
+    # test` also builds (a third of a mutant's build in isa-runtime).
     args=(--in-place --workspace --profile mutants --test-tool "$test_tool" --no-shuffle
-        --timeout "$timeout" --build-timeout 1200 --colors never)
+        --timeout "$timeout" --build-timeout 1200 --colors never --cargo-arg=--tests)
     for f in $files; do args+=(-f "$f"); done
     for t in ${tests//,/ }; do args+=(--test-package "$t"); done
     if [ "$sample" -gt 1 ]; then
