@@ -970,3 +970,53 @@ fn bundled_spec() {
         c.diagnostics.render_short(&c.sources)
     );
 }
+
+/// What the syntax warnings say beyond their message: the operand counts each opcode
+/// takes, and which fields lack the sub-field a prefix needs.
+#[test]
+fn syntax_notes_and_labels_name_the_opcodes_and_fields() {
+    let t = edit(GOOD, "Rd, {-}Ra, SrcB ", "Rd, {-}Ra ");
+    let text = check(&t).render_diagnostics();
+    assert!(
+        text.contains("= `ADD_R`, `ADD_I`, `ADD_C` take 3 operands"),
+        "{text}"
+    );
+    let t = edit(GOOD, "MOV PR{, SrcB}", "MOV PR, SrcB, SrcC");
+    let text = check(&t).render_diagnostics();
+    assert!(text.contains("= `MOV_I` takes 1 to 2 operands"), "{text}");
+    // Two opcodes with the operand in `vb`, one in `rb`: each field named once.
+    let t = edit(GOOD, "{-}Ra, SrcB ", "{-}Ra, {~}SrcB ");
+    let text = check(&t).render_diagnostics();
+    assert!(
+        text.contains("no sub-field of `rb`, `vb` encodes `~`"),
+        "{text}"
+    );
+}
+
+/// A prefix on an operand inside an optional group (braces within braces) is read as
+/// that operand's, and checked like any other.
+#[test]
+fn syntax_prefix_inside_an_optional_group() {
+    let t = edit(GOOD, "MOV PR{, SrcB}", "MOV PR{, {~}SrcB}");
+    assert_warnings(
+        &check(&t),
+        &[(
+            at(&t, "{~}SrcB}", "~"),
+            "allows `~` before `SrcB`, but no `MOV` opcode can encode it",
+        )],
+    );
+    let text = check(&t).render_diagnostics();
+    assert!(text.contains("no sub-field of `vb` encodes `~`"), "{text}");
+}
+
+#[test]
+fn syntax_several_defaults() {
+    let t = edit(GOOD, "{.LO*, .HI}", "{.LO*, .HI*}");
+    assert_warnings(
+        &check(&t),
+        &[(
+            at(&t, ".half = {", ".HI*"),
+            "marks several defaults for `.half`",
+        )],
+    );
+}
