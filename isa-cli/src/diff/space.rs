@@ -20,13 +20,9 @@ pub struct Dom {
 impl Dom {
     /// The codes field `f` holds in words that decode (a fixed field: its one code).
     pub fn of(model: &Model, f: &Field) -> Dom {
+        // Every code listed here fits the field: the checker refuses a field narrower
+        // than its type and a fixed code wider than its field.
         let t = model.ty(f.ty);
-        // Codes that do not fit the field cannot be encoded at all.
-        let top = if f.width >= 128 {
-            u128::MAX
-        } else {
-            (1u128 << f.width) - 1
-        };
         let mut ranges: Vec<(u128, u128)> = match (&f.role, &t.kind) {
             (Role::Fixed(c), _) => vec![(*c, *c)],
             (_, TypeKind::Enum(vs)) => vs.iter().map(|v| (v.code, v.code)).collect(),
@@ -46,10 +42,6 @@ impl Dom {
                 )]
             }
         };
-        ranges.retain(|r| r.0 <= top);
-        for r in &mut ranges {
-            r.1 = r.1.min(top);
-        }
         ranges.sort_unstable();
         let mut merged: Vec<(u128, u128)> = Vec::new();
         for r in ranges {

@@ -135,3 +135,49 @@ fn words_split_between_new_opcodes_are_followed_to_each() {
         r.breaks
     );
 }
+
+/// Two modifiers that change places print differently only when both are off their
+/// defaults: the verdict finds the word with both set.
+#[test]
+fn modifiers_that_swap_places_break_when_both_are_set() {
+    let two = |s: String| {
+        s.replace(
+            "__DefRegFile Reg<8>",
+            "__DefBitFieldType N<2>\n    P;\n    Q;\n__DefRegFile Reg<8>",
+        )
+    };
+    let old = spec(|s| {
+        two(s).replace(
+            "    field<8, 2> M m = X;\n",
+            "    field<8, 2> M m = X;\n    field<10, 2> N n = P;\n",
+        )
+    });
+    let new = spec(|s| {
+        two(s).replace(
+            "    field<8, 2> M m = X;\n",
+            "    field<10, 2> N n = P;\n    field<8, 2> M m = X;\n",
+        )
+    });
+    let r = Report::new(&old, &new);
+    assert!(!r.compatible());
+    let b = &r.breaks[0];
+    assert_eq!(
+        (b.old_text.as_str(), b.new_text.as_str()),
+        ("A.Y.Q 0x1, R1", "A.Q.Y 0x1, R1"),
+        "{:?}",
+        r.breaks
+    );
+}
+
+/// An opcode whose operands change order is reported as such.
+#[test]
+fn reordered_operands_are_a_change() {
+    let r = report(|s| s.replace("Order<imm, rd>;", "Order<rd, imm>;"));
+    assert!(
+        r.changes
+            .iter()
+            .any(|c| c.name == "A_R" && c.what == "operands `imm, rd` → `rd, imm`"),
+        "{:?}",
+        r.changes
+    );
+}
