@@ -9,7 +9,8 @@
 #
 #   -m MODULE      only this module (repeatable); default: all of them (see `modules`)
 #   --sample N     a round-robin 1/N of each module's mutants (an estimate of its score;
-#                  N = 1 tests all of them)
+#                  N = 1 tests all of them); --sample N/K takes the K-th such sample
+#                  (0 <= K < N), so that successive runs see other mutants
 #   --in-diff BASE only the mutants on lines changed since BASE (`git diff BASE`), in any
 #                  module; BASE may be a commit or a file holding one (.ci/mutants-base)
 #   --budget S     stop starting new modules after S seconds in all, and stop the one
@@ -67,11 +68,17 @@ while [ $# -gt 0 ]; do
     --budget) budget="$2"; shift 2 ;;
     --list) list=1; shift ;;
     -o) out="$2"; shift 2 ;;
-    -h | --help) sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,34p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "mutants.sh: unknown argument '$1' (see --help)" >&2; exit 1 ;;
     esac
 done
-case "$sample" in '' | *[!0-9]* | 0) echo "mutants.sh: --sample wants a positive number" >&2; exit 1 ;; esac
+shard=0
+case "$sample" in */*) shard="${sample#*/}" sample="${sample%%/*}" ;; esac
+case "$sample$shard" in '' | *[!0-9]*) sample=0 ;; esac
+if [ "$sample" -lt 1 ] || [ "$shard" -ge "$sample" ]; then
+    echo "mutants.sh: --sample wants N or N/K with 0 <= K < N" >&2
+    exit 1
+fi
 case "$budget" in '' | *[!0-9]*) echo "mutants.sh: --budget wants seconds" >&2; exit 1 ;; esac
 if [ ${#only[@]} -gt 0 ]; then
     for m in "${only[@]}"; do
@@ -126,7 +133,7 @@ while IFS='|' read -r name files tests timeout <&3; do
     for f in $files; do args+=(-f "$f"); done
     for t in ${tests//,/ }; do args+=(--test-package "$t"); done
     if [ "$sample" -gt 1 ]; then
-        args+=(--shard "0/$sample" --sharding round-robin)
+        args+=(--shard "$shard/$sample" --sharding round-robin)
     fi
     if [ -n "$diff_file" ]; then
         args+=(--in-diff "$diff_file")
