@@ -68,7 +68,7 @@ while [ $# -gt 0 ]; do
     --budget) budget="$2"; shift 2 ;;
     --list) list=1; shift ;;
     -o) out="$2"; shift 2 ;;
-    -h | --help) sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "mutants.sh: unknown argument '$1' (see --help)" >&2; exit 1 ;;
     esac
 done
