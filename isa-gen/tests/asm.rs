@@ -692,3 +692,33 @@ fn arbitrary_text_never_panics() {
         )
         .unwrap();
 }
+
+/// Symbol directives' errors point at the name, past any spaces and tabs after the
+/// directive, or at the end of the line when there is none.
+#[test]
+fn directive_errors_point_at_the_name() {
+    let at = |text: &str| {
+        let e = isa_gen::asm::program::layout(text, 0).unwrap_err();
+        (e[0].line, e[0].column, e[0].message.clone())
+    };
+    assert_eq!(
+        at("EXIT\n.global \t  9x\n"),
+        (
+            2,
+            12,
+            "`.global` takes one symbol name, found `9x`".to_string()
+        )
+    );
+    assert_eq!(
+        at(".extern   a b\n"),
+        (
+            1,
+            11,
+            "`.extern` takes one symbol name, found `a b`".to_string()
+        )
+    );
+    assert_eq!(
+        at(".globl\n"),
+        (1, 7, "`.globl` needs a symbol name".to_string())
+    );
+}

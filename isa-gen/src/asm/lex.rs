@@ -91,11 +91,6 @@ pub fn strip_comment(line: &str) -> &str {
     runtime::code_of(line)
 }
 
-/// Parses an integer literal (`0x1f`, `31`, `-0x1`); `None` if not a number.
-pub fn parse_number(text: &str) -> Option<i128> {
-    runtime::parse_number(text)
-}
-
 /// Lexes one instruction line (without address prefix or label; comments allowed).
 pub fn lex_line(line: &str) -> Result<LineToks<'_>, LexError> {
     let l = runtime::lex(line).map_err(|e| LexError {
