@@ -45,7 +45,7 @@ MUTANTS_VERSION=27.1.0
 modules() {
     cat <<'EOF'
 sim|isa-runtime/src/exec.rs isa-runtime/src/sync.rs isa-runtime/src/udp.rs isa-runtime/src/bru.rs isa-runtime/src/warp.rs isa-runtime/src/machine.rs isa-runtime/src/livelock.rs|isa-runtime|150
-codec|isa-gen/src/codegen/decode.rs isa-gen/src/codegen/types.rs|isa|900
+codec|isa-gen/src/codegen/decode.rs isa-gen/src/codegen/types.rs|isa,isa-gen|900
 asm|isa-gen/src/asm/*.rs|isa-gen|240
 object|isa-object/src/*.rs|isa-object,isa-cli|150
 lints|isa-gen/src/lint/*.rs|isa-gen|240
