@@ -761,4 +761,23 @@ mod tests {
             assert!(fast_spans(h, source).is_some(), "{}", op.name);
         }
     }
+
+    /// The dispatch table exists while the fixed bits fit its key: 16 bits, not 17.
+    #[test]
+    fn the_table_holds_at_most_table_bits_fixed_bits() {
+        let with_fixed = |bits: u32| {
+            let text = format!(
+                "__DefBitFieldType Op<{bits}>\n    A = 1;\n    B = 2;\n__DefGroup ALL\n\
+                 __DefOptype A: [ALL]\n  __Encoding\n    field<0, {bits}> Op op == A;\n\
+                 \x20 __OperandInfo\n    Order<>;\n__DefOpcode A_X: [A]\n"
+            );
+            let c = crate::Spec::from_texts([("t.isa", text.as_str())]).check();
+            assert!(!c.has_errors(), "{}", c.render_diagnostics());
+            table(&c.model.unwrap())
+        };
+        assert_eq!(TABLE_BITS, 16);
+        let t = with_fixed(16).expect("16 fixed bits make a table");
+        assert_eq!(t.slots.len(), 1 << 16);
+        assert!(with_fixed(17).is_none());
+    }
 }
