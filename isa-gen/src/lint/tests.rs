@@ -183,6 +183,20 @@ fn syntax_word_that_is_no_modifier() {
             "`.SAT` in the `__Syntax` of `ADD` is neither a modifier",
         )],
     );
+    // The note lists the modifiers there are.
+    let text = check(&t).render_diagnostics();
+    assert!(
+        text.contains("= modifiers of `ADD`: `half`, `width`"),
+        "{text}"
+    );
+    // Values listed for a field that is no modifier: the same list.
+    let t = edit(GOOD, ".half = {.LO*, .HI}", ".rd = {.LO*, .HI}");
+    let text = check(&t).render_diagnostics();
+    assert!(
+        text.contains("lists values of `.rd`, which is not a modifier of its opcodes"),
+        "{text}"
+    );
+    assert!(text.contains("= modifiers: `half`, `width`"), "{text}");
 }
 
 #[test]
