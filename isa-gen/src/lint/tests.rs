@@ -1033,4 +1033,32 @@ fn syntax_several_defaults() {
             "marks several defaults for `.half`",
         )],
     );
+    // The first default is shown too, `.LO*` whole.
+    let c = check(&t);
+    let d = c.diagnostics.warnings().next().unwrap();
+    let (span, label) = &d.secondary[0];
+    let start = t.find(".LO*, .HI*").unwrap();
+    assert_eq!(
+        (&t[span.start as usize..span.end as usize], label.as_str()),
+        (".LO*", "first default")
+    );
+    assert_eq!(span.start as usize, start);
+}
+
+/// Mnemonics cut short at the end of a syntax line are read to the end, not past it.
+#[test]
+fn syntax_lines_that_end_inside_the_mnemonic() {
+    let line_of = |t: &str, text: &str| t.lines().position(|l| l == text).unwrap() + 1;
+    let t = edit(GOOD, "MOV PR{, SrcB}      $sched $req ;", "MOV");
+    assert_warnings(
+        &check(&t),
+        &[(
+            format!("t.isa:{}:4", line_of(&t, "MOV")),
+            "shows 0 operands, but no `MOV` opcode takes that many",
+        )],
+    );
+    // An unclosed optional modifier at the end: the line is not read as a mnemonic
+    // (and so not checked), without reading past it.
+    let t = edit(GOOD, "MOV PR{, SrcB}      $sched $req ;", "MOV{.half");
+    assert_warnings(&check(&t), &[]);
 }
