@@ -721,4 +721,8 @@ fn directive_errors_point_at_the_name() {
         at(".globl\n"),
         (1, 7, "`.globl` needs a symbol name".to_string())
     );
+    // A good directive's place is its name's too (the CLI's errors about it use it).
+    let l = isa_gen::asm::program::layout("EXIT\n  .global \t kernel\n", 0).unwrap();
+    let d = &l.directives[0];
+    assert_eq!((d.name, d.line, d.column), ("kernel", 2, 13));
 }

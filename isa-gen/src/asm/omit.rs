@@ -59,3 +59,68 @@ pub fn may_read_as(model: &Model, op: &Opcode, k: &Operand, next: &Operand) -> b
         },
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One opcode, `Order<rd, ra, rb, ia, ib, m, n, rz>`: registers, immediates and
+    /// enums, each pair asked whether the second could be read as the first.
+    #[test]
+    fn what_a_printed_operand_could_be_read_as() {
+        let text = "\
+__DefBitFieldType Op<8>
+    A = 1;
+__DefBitFieldType M<2>
+    X;
+    Y;
+__DefBitFieldType N<2>
+    Y;
+    Z;
+__DefRegFile Reg<8>
+    R 0..254;
+    RZ = 255;
+__DefRegFile UReg<6>
+    UR 0..62;
+    URZ = 63;
+__DefImmediate U8<8> unsigned
+__DefGroup ALL
+__DefOptype A: [ALL]
+  __Encoding
+    field<0, 8> Op op == A;
+    field<8, 8> Reg rd;
+    field<16, 8> Reg ra = RZ;
+    field<24, 8> Reg rb;
+    field<32, 8> U8 ia = 0;
+    field<40, 8> U8 ib;
+    field<48, 2> M m = X;
+    field<50, 2> N n;
+    field<56, 6> UReg ur;
+  __OperandInfo
+    Order<rd, ra, rb, ia, ib, m, n, ur>;
+__DefOpcode A_X: [A]
+";
+        let c = crate::Spec::from_texts([("t.isa", text)]).check();
+        assert!(!c.has_errors(), "{}", c.render_diagnostics());
+        let model = c.model.unwrap();
+        let op = &model.opcodes[0];
+        let at = |name: &str| {
+            op.order
+                .iter()
+                .find(|o| matches!(o.kind, OperandKind::Field(f) if op.fields[f].name == name))
+                .unwrap()
+        };
+        let reads = |k: &str, next: &str| may_read_as(&model, op, at(k), at(next));
+        // A register after a register of its file, an immediate after an immediate, an
+        // enum after one that shares a value name: the next could be read as it.
+        assert!(reads("ra", "rb"));
+        assert!(reads("ia", "ib"));
+        assert!(reads("m", "n"), "`Y` names a value of both");
+        // Not across kinds, nor across register files.
+        assert!(!reads("ra", "ib"));
+        assert!(!reads("ia", "rb"));
+        assert!(!reads("ra", "ur"));
+        assert!(!reads("m", "rb"));
+        assert!(!reads("ia", "m"));
+    }
+}
