@@ -212,5 +212,8 @@ mod tests {
         assert!(wide.list(LISTED).is_none());
         let p = wide.probes();
         assert!(p.contains(&0) && p.contains(&((1 << 50) - 1)) && p.contains(&(1 << 49)));
+        // Each power of two, the value below it, and the power with the next bit set
+        // (a sign or shift boundary one bit down).
+        assert!(p.contains(&((1 << 20) - 1)) && p.contains(&(3 << 48)) && p.contains(&3));
     }
 }

@@ -181,3 +181,38 @@ fn reordered_operands_are_a_change() {
         r.changes
     );
 }
+
+/// A moved field: the first break names the first bit OLD's words set that NEW reserves.
+#[test]
+fn a_moved_field_names_the_reserved_bit() {
+    let r = report(|s| s.replace("field<16, 8> Reg rd;", "field<40, 8> Reg rd;"));
+    assert_eq!(r.breaks[0].why, "bit 16 is reserved in NEW `A_R`");
+}
+
+/// An operand whose sub-field prints with it (`-` of `.neg`): a NEW that drops the
+/// sub-field breaks on the words that set it, found through the operand's print unit.
+#[test]
+fn a_dropped_sub_field_breaks_on_words_that_set_it() {
+    let with_neg = |s: String| {
+        s.replace(
+            "__DefBitFieldType M<2>",
+            "__DefBitFieldType PModi<1>\n    False = 0;\n    True = 1;\n__DefBitFieldType M<2>",
+        )
+    };
+    let old = spec(|s| {
+        with_neg(s).replace(
+            "    field<16, 8> Reg rd;\n",
+            "    field<16, 8> Reg rd;\n    field<50, 1> PModi rd.neg = False;\n",
+        )
+    });
+    let new = spec(with_neg);
+    let r = Report::new(&old, &new);
+    assert!(!r.compatible());
+    assert!(
+        r.breaks
+            .iter()
+            .any(|b| b.old_text.contains("-R") && b.fields.contains(&"rd.neg".to_string())),
+        "{:?}",
+        r.breaks
+    );
+}
