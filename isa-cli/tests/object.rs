@@ -66,6 +66,27 @@ fn binutils(tool: &str, args: &[&str]) -> Option<Output> {
     }
 }
 
+/// `readelf -a -W` of a relocatable object of ours (`None` without binutils): read
+/// without a complaint on stderr.
+fn readelf_all(obj: &str) -> Option<String> {
+    let o = binutils("readelf", &["-a", "-W", obj])?;
+    let out = ok(&o);
+    assert!(
+        o.stderr.is_empty(),
+        "readelf: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(out.contains("REL (Relocatable file)"), "{out}");
+    Some(out)
+}
+
+/// Whether readelf's symbol table lists `name` with `what` (a binding or `UND`).
+fn has_symbol(readelf: &str, what: &str, name: &str) -> bool {
+    readelf
+        .lines()
+        .any(|l| l.contains(what) && l.ends_with(&format!(" {name}")))
+}
+
 #[test]
 fn object_round_trip_through_binutils_and_disasm() {
     let src = write("prog.s", PROGRAM);
@@ -74,14 +95,7 @@ fn object_round_trip_through_binutils_and_disasm() {
     let bytes = std::fs::read(&obj).unwrap();
     assert!(bytes.starts_with(b"\x7fELF\x02\x01"), "ELF64 little-endian");
 
-    if let Some(o) = binutils("readelf", &["-a", "-W", &obj]) {
-        let out = ok(&o);
-        assert!(
-            o.stderr.is_empty(),
-            "readelf: {}",
-            String::from_utf8_lossy(&o.stderr)
-        );
-        assert!(out.contains("REL (Relocatable file)"), "{out}");
+    if let Some(out) = readelf_all(&obj) {
         assert!(out.contains("<unknown>: 0x4953"), "{out}");
         for sym in [".L_top", ".L_done", "kernel", "reduce_step"] {
             assert!(out.contains(sym), "readelf lacks {sym}: {out}");
@@ -92,15 +106,9 @@ fn object_round_trip_through_binutils_and_disasm() {
             .unwrap_or_else(|| panic!("no relocation at 0x20: {out}"));
         assert!(rela.contains("reduce_step + 0"), "{rela}");
         // The exported label is GLOBAL, the extern GLOBAL and undefined.
-        assert!(out
-            .lines()
-            .any(|l| l.contains("GLOBAL") && l.ends_with(" kernel")));
-        assert!(out
-            .lines()
-            .any(|l| l.contains("UND") && l.ends_with(" reduce_step")));
-        assert!(out
-            .lines()
-            .any(|l| l.contains("LOCAL") && l.ends_with(" .L_top")));
+        assert!(has_symbol(&out, "GLOBAL", "kernel"));
+        assert!(has_symbol(&out, "UND", "reduce_step"));
+        assert!(has_symbol(&out, "LOCAL", ".L_top"));
     }
     if let Some(o) = binutils("objdump", &["-h", "-t", "-r", &obj]) {
         let out = ok(&o);
@@ -591,23 +599,10 @@ fn an_object_written_from_rust() {
     let file = path("rust.o");
     std::fs::write(&file, &bytes).unwrap();
 
-    if let Some(o) = binutils("readelf", &["-a", "-W", &file]) {
-        let out = ok(&o);
-        assert!(
-            o.stderr.is_empty(),
-            "readelf: {}",
-            String::from_utf8_lossy(&o.stderr)
-        );
-        assert!(out.contains("REL (Relocatable file)"), "{out}");
-        assert!(out
-            .lines()
-            .any(|l| l.contains("GLOBAL") && l.ends_with(" kernel")));
-        assert!(out
-            .lines()
-            .any(|l| l.contains("LOCAL") && l.ends_with(" .L_done")));
-        assert!(out
-            .lines()
-            .any(|l| l.contains("UND") && l.ends_with(" reduce_step")));
+    if let Some(out) = readelf_all(&file) {
+        assert!(has_symbol(&out, "GLOBAL", "kernel"));
+        assert!(has_symbol(&out, "LOCAL", ".L_done"));
+        assert!(has_symbol(&out, "UND", "reduce_step"));
     }
     if let Some(relocs) = readelf_relocs(&file) {
         let rel = documented_type("R_ISA_ADDR_REL");
