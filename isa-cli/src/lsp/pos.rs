@@ -195,7 +195,6 @@ mod tests {
         let text = "x分𝄞y\r\n\n𝄞\r\n末";
         let starts = line_starts(text);
         assert_eq!(starts, [0, 11, 12, 18]);
-        let mut offsets_seen = Vec::new();
         for (line, &start) in starts.iter().enumerate() {
             let end = starts.get(line + 1).copied().unwrap_or(text.len());
             let body = text[start..end].trim_end_matches(['\n', '\r']);
@@ -219,7 +218,6 @@ mod tests {
             }
             for &(c, o) in &cols {
                 assert_eq!(position(text, &starts, o), Position::new(line as u32, c));
-                offsets_seen.push(o);
             }
         }
         // Every byte offset lands on the position of the character it is in.
