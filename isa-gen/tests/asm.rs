@@ -726,3 +726,122 @@ fn directive_errors_point_at_the_name() {
     let d = &l.directives[0];
     assert_eq!((d.name, d.line, d.column), ("kernel", 2, 13));
 }
+
+// -- Forms of one mnemonic --------------------------------------------------------------
+
+/// Two optypes whose opcodes are forms of one mnemonic. `MOVA`'s one `__Syntax` line
+/// names its second operand `Ra`, which only `MOVA_R` calls it (`MOVA_U`'s is `URa`).
+/// `MOVB_P` wants a register pair where `MOVB_U` wants one register, and their third
+/// operands are of different files.
+const FORMS_SPEC: &str = r#"
+__DefGroup ALL
+__DefRegFile Reg<4>
+    R 0..14;
+    RZ = 15;
+__DefRegFile UReg<4>
+    UR 0..14;
+    URZ = 15;
+__DefBitFieldType Op<2>
+    MOVA = 1;
+    MOVB = 2;
+__DefBitFieldType Form<1>
+    R = 0;
+    U = 1;
+__DefGroup BASE : [ALL]
+  __Encoding
+    field<120, 2> Op op;
+__DefOptype MOVA : [BASE]
+  __Encoding
+    field<120, 2> Op op == MOVA;
+    field<0, 4> Reg Rd;
+  __Syntax
+```asm
+MOVA Rd, Ra
+```
+__DefOpcode MOVA_R : [MOVA]
+  __Encoding
+    field<8, 1> Form form == R;
+    field<4, 4> Reg Ra;
+  __OperandInfo
+    InList<Ra>;
+    OutList<Rd>;
+    Order<Rd, Ra>;
+__DefOpcode MOVA_U : [MOVA]
+  __Encoding
+    field<8, 1> Form form == U;
+    field<4, 4> UReg URa;
+  __OperandInfo
+    InList<URa>;
+    OutList<Rd>;
+    Order<Rd, URa>;
+__DefOptype MOVB : [BASE]
+  __Encoding
+    field<120, 2> Op op == MOVB;
+    field<0, 4> Reg Rd;
+__DefOpcode MOVB_P : [MOVB]
+  __Encoding
+    field<8, 1> Form form == R;
+    field<4, 4> Reg Ra;
+    field<12, 4> Reg Rb;
+  __OperandInfo
+    InList<Ra, Rb>;
+    OutList<Rd>;
+    Order<Rd, Ra, Rb>;
+    Bitwidth<Ra> = 64;
+__DefOpcode MOVB_U : [MOVB]
+  __Encoding
+    field<8, 1> Form form == U;
+    field<4, 4> Reg Ra;
+    field<12, 4> UReg URb;
+  __OperandInfo
+    InList<Ra, URb>;
+    OutList<Rd>;
+    Order<Rd, Ra, URb>;
+"#;
+
+fn forms_error(line: &str) -> String {
+    static M: OnceLock<Model> = OnceLock::new();
+    let m = M.get_or_init(|| {
+        let c = isa_gen::Spec::from_texts([("forms.isa", FORMS_SPEC)]).check();
+        assert!(!c.has_errors(), "{}", c.render_diagnostics());
+        c.model.expect("model")
+    });
+    match Assembler::new(m).parse_line(line, 0, &no_labels) {
+        Ok(_) => panic!("`{line}` assembles"),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn an_operand_is_named_as_the_shared_syntax_line_names_it() {
+    // The line the forms share says `Ra`, for the `UReg` form too: one name, not the
+    // `Order` name of each form.
+    assert_eq!(
+        forms_error("MOVA R1"),
+        "`MOVA` operand 2 (Ra) is missing: expected a Reg or a UReg"
+    );
+    assert_eq!(
+        forms_error("MOVA R1, P0"),
+        "`MOVA` operand 2 (Ra): expected a Reg or a UReg, found P0"
+    );
+}
+
+#[test]
+fn at_equal_reach_the_form_without_a_wrong_value_reports() {
+    // Both forms read two operands by kind and stop at `P0`; `MOVB_P` has also found a
+    // wrong value (`R3` where it wants a pair) before. The form that met no wrong value
+    // is the likelier intent, whichever operand the other's error is at.
+    assert_eq!(
+        forms_error("MOVB R1, R3, P0"),
+        "`MOVB` operand 3 (URb): expected a UReg, found P0"
+    );
+    assert_eq!(
+        forms_error("MOVB R1, R[2:3], P0"),
+        "`MOVB` operand 3 (Rb): expected a Reg, found P0"
+    );
+    // With a wrong value and no form reaching further, the wrong value is reported.
+    assert_eq!(
+        forms_error("MOVB R1, R3, R4"),
+        "`MOVB` operand 2 (Ra): a 64-bit operand: write the register range R[3:4]"
+    );
+}
