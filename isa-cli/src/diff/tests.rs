@@ -216,3 +216,84 @@ fn a_dropped_sub_field_breaks_on_words_that_set_it() {
         r.breaks
     );
 }
+
+/// An opcode whose words NEW splits among opcodes by more bits than are analysed one
+/// combination at a time is a break that says so (not thousands of guesses).
+#[test]
+fn words_split_by_too_many_bits_are_one_break_that_says_so() {
+    let big = |width: u32| {
+        move |s: String| {
+            s.replace(
+                "__DefRegFile Reg<8>",
+                "__DefImmediate U16<16> unsigned\n__DefImmediate U3<3> unsigned\n__DefBitFieldType S13<13>\n    K0 = 0;\n    K1 = 1;\n__DefRegFile Reg<8>",
+            )
+            .replace(
+                "    field<24, 8> U8 imm = 0;\n",
+                &format!(
+                    "    field<24, 8> U8 imm = 0;\n    field<32, {width}> U{width} big = 0;\n"
+                ),
+            )
+            .replace("Order<imm, rd>;", "Order<imm, rd, big>;")
+        }
+    };
+    // NEW keeps 3 bits of `big`; its other 13 (35..47) tell A_R from A_S.
+    let new = spec(|s| {
+        big(3)(s).replace(
+            "__DefOpcode A_R: [A]\n",
+            "__DefOpcode A_R: [A]\n  __Encoding\n    field<35, 13> S13 s == K0;\n__DefOpcode A_S: [A]\n  __Encoding\n    field<35, 13> S13 s == K1;\n",
+        )
+    });
+    let r = Report::new(&spec(big(16)), &new);
+    let seen: Vec<(&str, &str)> = r
+        .breaks
+        .iter()
+        .map(|b| (b.opcode.as_str(), b.why.as_str()))
+        .collect();
+    assert_eq!(
+        seen,
+        [(
+            "A_R",
+            "its words are split among NEW opcodes by 13 bits (at most 12 are analysed)"
+        )]
+    );
+}
+
+/// `CvtINegX(va.neg, carry)`: the `-` of `va` is `~` when `carry` is `X`. A NEW in which
+/// `.neg` is a plain `-` breaks only on the words with `va.neg` set *and* `carry` at
+/// `X`, which is not `carry`'s first value off its default: the verdict must try the
+/// operand, its sub-field and the extension modifier together (one print unit).
+#[test]
+fn a_converter_s_fields_are_tried_together() {
+    let with = |converter: bool| {
+        move |s: String| {
+            let s = s
+                .replace("    X;\n    Y;\n    Z;\n", "    MX;\n    MY;\n    MZ;\n")
+                .replace("M m = X", "M m = MX")
+                .replace(
+                    "__DefBitFieldType M<2>",
+                    "__DefBitFieldType PModi<1>\n    False = 0;\n    True = 1;\n__DefBitFieldType Ext<2>\n    NoX = 0;\n    Y = 1;\n    X = 2;\n__DefBitFieldType M<2>",
+                )
+                .replace(
+                    "    field<16, 8> Reg rd;\n",
+                    "    field<16, 8> Reg rd;\n    field<32, 8> Reg ra;\n    field<50, 1> PModi ra.neg = False;\n    field<52, 2> Ext carry = NoX;\n",
+                )
+                .replace("Order<imm, rd>;", "Order<imm, rd, ra>;");
+            if converter {
+                s.replace(
+                    "Order<imm, rd, ra>;",
+                    "Order<imm, rd, ra>;\n    AsmFormat<ra.neg> = CvtINegX(ra.neg, carry);",
+                )
+            } else {
+                s
+            }
+        }
+    };
+    let r = Report::new(&spec(with(true)), &spec(with(false)));
+    assert!(!r.compatible(), "{:?}", r.breaks);
+    let b = &r.breaks[0];
+    assert!(
+        b.old_text.contains("~R") && b.new_text.contains("-R"),
+        "{:?}",
+        r.breaks
+    );
+}
