@@ -744,9 +744,16 @@ __DefRegFile UReg<4>
 __DefBitFieldType Op<2>
     MOVA = 1;
     MOVB = 2;
+    NEG2 = 3;
 __DefBitFieldType Form<1>
     R = 0;
     U = 1;
+__DefBitFieldType Neg<1>
+    False = 0;
+    True = 1;
+__DefBitFieldType Ext<1>
+    NoX = 0;
+    X = 1;
 __DefGroup BASE : [ALL]
   __Encoding
     field<120, 2> Op op;
@@ -797,16 +804,33 @@ __DefOpcode MOVB_U : [MOVB]
     InList<Ra, URb>;
     OutList<Rd>;
     Order<Rd, Ra, URb>;
+__DefOpcode NEG2 : [BASE]
+  __Encoding
+    field<120, 2> Op op == NEG2;
+    field<0, 4> Reg Rd;
+    field<4, 4> Reg Ra;
+    field<8, 1> Neg Ra.neg = False;
+    field<12, 4> Reg Rb;
+    field<16, 1> Neg Rb.neg = False;
+    field<17, 1> Ext ext = NoX;
+  __OperandInfo
+    InList<Ra, Rb>;
+    OutList<Rd>;
+    Order<Rd, Ra, Rb>;
+    AsmFormat<Ra.neg> = CvtINegX(Ra.neg, ext);
 "#;
 
-fn forms_error(line: &str) -> String {
+fn forms_model() -> &'static Model {
     static M: OnceLock<Model> = OnceLock::new();
-    let m = M.get_or_init(|| {
+    M.get_or_init(|| {
         let c = isa_gen::Spec::from_texts([("forms.isa", FORMS_SPEC)]).check();
         assert!(!c.has_errors(), "{}", c.render_diagnostics());
         c.model.expect("model")
-    });
-    match Assembler::new(m).parse_line(line, 0, &no_labels) {
+    })
+}
+
+fn forms_error(line: &str) -> String {
+    match Assembler::new(forms_model()).parse_line(line, 0, &no_labels) {
         Ok(_) => panic!("`{line}` assembles"),
         Err(e) => e.to_string(),
     }
@@ -887,4 +911,26 @@ fn print_options_write_what_they_say() {
         }
         assert_eq!(a.print(&d, 0), want[0]);
     }
+}
+
+/// `CvtINegX(Ra.neg, ext)` makes `Ra`'s `-` a `~` under `.X`; `Rb.neg`, with no
+/// converter, stays `-` whatever `ext` is.
+#[test]
+fn a_converter_applies_to_its_own_sub_field_only() {
+    let a = Assembler::new(forms_model());
+    for (line, ra, rb) in [
+        ("NEG2.X R1, ~R2, -R3", 1, 1),
+        ("NEG2.X R1, R2, -R3", 0, 1),
+        ("NEG2 R1, -R2, -R3", 1, 1),
+    ] {
+        let d = a.parse_line(line, 0, &no_labels).unwrap();
+        let op = &forms_model().opcodes[d.opcode];
+        let value = |name: &str| d.values[op.fields.iter().position(|f| f.name == name).unwrap()];
+        assert_eq!((value("Ra.neg"), value("Rb.neg")), (ra, rb), "`{line}`");
+        assert_eq!(a.print(&d, 0), line);
+    }
+    assert_eq!(
+        forms_error("NEG2.X R1, R2, ~R3"),
+        "`NEG2.X` operand 3 (Rb): this operand does not take a `~` prefix"
+    );
 }
