@@ -741,10 +741,12 @@ __DefRegFile Reg<4>
 __DefRegFile UReg<4>
     UR 0..14;
     URZ = 15;
-__DefBitFieldType Op<2>
+__DefConstMem KMem<20> bank<4> offset<16>
+__DefBitFieldType Op<3>
     MOVA = 1;
     MOVB = 2;
     NEG2 = 3;
+    LDK = 4;
 __DefBitFieldType Form<1>
     R = 0;
     U = 1;
@@ -756,10 +758,10 @@ __DefBitFieldType Ext<1>
     X = 1;
 __DefGroup BASE : [ALL]
   __Encoding
-    field<120, 2> Op op;
+    field<120, 3> Op op;
 __DefOptype MOVA : [BASE]
   __Encoding
-    field<120, 2> Op op == MOVA;
+    field<120, 3> Op op == MOVA;
     field<0, 4> Reg Rd;
   __Syntax
 ```asm
@@ -783,7 +785,7 @@ __DefOpcode MOVA_U : [MOVA]
     Order<Rd, URa>;
 __DefOptype MOVB : [BASE]
   __Encoding
-    field<120, 2> Op op == MOVB;
+    field<120, 3> Op op == MOVB;
     field<0, 4> Reg Rd;
 __DefOpcode MOVB_P : [MOVB]
   __Encoding
@@ -806,7 +808,7 @@ __DefOpcode MOVB_U : [MOVB]
     Order<Rd, Ra, URb>;
 __DefOpcode NEG2 : [BASE]
   __Encoding
-    field<120, 2> Op op == NEG2;
+    field<120, 3> Op op == NEG2;
     field<0, 4> Reg Rd;
     field<4, 4> Reg Ra;
     field<8, 1> Neg Ra.neg = False;
@@ -818,6 +820,23 @@ __DefOpcode NEG2 : [BASE]
     OutList<Rd>;
     Order<Rd, Ra, Rb>;
     AsmFormat<Ra.neg> = CvtINegX(Ra.neg, ext);
+__DefOptype LDK : [BASE]
+  __Encoding
+    field<120, 3> Op op == LDK;
+    field<0, 4> Reg Rd;
+    field<4, 4> Reg Ra;
+    field<12, 4> Reg Rb;
+    field<20, 20> KMem kb;
+  __Syntax
+```asm
+.LDK  Rx, Ry, Rz    // a line of modifiers, not a form
+LDK Rdst, c[Bank, Ra + Off], Rsrc
+```
+__DefOpcode LDK_K : [LDK]
+  __OperandInfo
+    InList<Ra, Rb, kb>;
+    OutList<Rd>;
+    Order<Rd, C[kb, Ra], Rb>;
 "#;
 
 fn forms_model() -> &'static Model {
@@ -911,6 +930,20 @@ fn print_options_write_what_they_say() {
         }
         assert_eq!(a.print(&d, 0), want[0]);
     }
+}
+
+/// A syntax line names the operands even when one holds a comma inside its brackets;
+/// a line starting with `.` is not a form.
+#[test]
+fn operand_names_come_from_a_syntax_line_with_bracketed_commas() {
+    assert_eq!(
+        forms_error("LDK R1, c[0x1][R2+0x4], P0"),
+        "`LDK` operand 3 (Rsrc): expected a Reg, found P0"
+    );
+    assert_eq!(
+        forms_error("LDK P1, c[0x1][R2+0x4], R3"),
+        "`LDK` operand 1 (Rdst): expected a Reg, found P1"
+    );
 }
 
 /// `CvtINegX(Ra.neg, ext)` makes `Ra`'s `-` a `~` under `.X`; `Rb.neg`, with no
