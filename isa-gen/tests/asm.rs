@@ -747,6 +747,7 @@ __DefBitFieldType Op<3>
     MOVB = 2;
     NEG2 = 3;
     LDK = 4;
+    MODS = 5;
 __DefBitFieldType Form<1>
     R = 0;
     U = 1;
@@ -756,6 +757,15 @@ __DefBitFieldType Neg<1>
 __DefBitFieldType Ext<1>
     NoX = 0;
     X = 1;
+__DefBitFieldType MA<1>
+    A0;
+    A1;
+__DefBitFieldType MB<1>
+    B0;
+    B1;
+__DefBitFieldType MC<1>
+    C0;
+    C1;
 __DefGroup BASE : [ALL]
   __Encoding
     field<120, 3> Op op;
@@ -837,6 +847,22 @@ __DefOpcode LDK_K : [LDK]
     InList<Ra, Rb, kb>;
     OutList<Rd>;
     Order<Rd, C[kb, Ra], Rb>;
+__DefOptype MODS : [BASE]
+  __Encoding
+    field<120, 3> Op op == MODS;
+    field<0, 4> Reg Rd;
+    field<4, 1> MA ma = A0;
+    field<5, 1> MB mb = B0;
+    field<6, 1> MC mc = C0;
+  __Syntax
+```asm
+MODS.ma.mc Rd
+MODS.mb.mc Rd
+```
+__DefOpcode MODS_R : [MODS]
+  __OperandInfo
+    OutList<Rd>;
+    Order<Rd>;
 "#;
 
 fn forms_model() -> &'static Model {
@@ -944,6 +970,22 @@ fn operand_names_come_from_a_syntax_line_with_bracketed_commas() {
         forms_error("LDK P1, c[0x1][R2+0x4], R3"),
         "`LDK` operand 1 (Rdst): expected a Reg, found P1"
     );
+}
+
+/// Modifiers print in the order the syntax lines give, merged: `.ma.mc` and `.mb.mc`
+/// put `mb` before `mc`, after `ma`.
+#[test]
+fn modifiers_print_in_the_order_of_the_syntax_lines() {
+    let a = Assembler::new(forms_model());
+    for (line, printed) in [
+        ("MODS.C1.B1.A1 R1", "MODS.A1.B1.C1 R1"),
+        ("MODS.C1.B1 R1", "MODS.B1.C1 R1"),
+        ("MODS.B1.A1 R1", "MODS.A1.B1 R1"),
+        ("MODS.A0.B0.C0 R1", "MODS R1"),
+    ] {
+        let d = a.parse_line(line, 0, &no_labels).unwrap();
+        assert_eq!(a.print(&d, 0), printed);
+    }
 }
 
 /// `CvtINegX(Ra.neg, ext)` makes `Ra`'s `-` a `~` under `.X`; `Rb.neg`, with no

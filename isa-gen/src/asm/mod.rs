@@ -461,3 +461,24 @@ pub(crate) fn sign_extend(code: u128, width: u32) -> i128 {
     let shift = 128 - width;
     ((code << shift) as i128) >> shift
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sign_extension_of_every_width() {
+        assert_eq!(sign_extend(0x7f, 8), 127);
+        assert_eq!(sign_extend(0x80, 8), -128);
+        assert_eq!(
+            sign_extend(0x1ff, 8),
+            -1,
+            "bits above the width are ignored"
+        );
+        assert_eq!(sign_extend(1, 1), -1);
+        assert_eq!(sign_extend(u128::MAX, 128), -1);
+        assert_eq!(sign_extend(5, 0), 5, "no bits: the code as it is");
+        assert_eq!(hex(-16), "-0x10");
+        assert_eq!(hex(0), "0x0");
+    }
+}

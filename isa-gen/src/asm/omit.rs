@@ -64,8 +64,9 @@ pub fn may_read_as(model: &Model, op: &Opcode, k: &Operand, next: &Operand) -> b
 mod tests {
     use super::*;
 
-    /// One opcode, `Order<rd, ra, rb, ia, ib, m, n, rz>`: registers, immediates and
-    /// enums, each pair asked whether the second could be read as the first.
+    /// One opcode, `Order<rd, ra, rb, ia, ib, m, n, ur, ka, kb, p, W>`: registers,
+    /// immediates, enums, constant memory and an operand word, each pair asked whether
+    /// the second could be read as the first.
     #[test]
     fn what_a_printed_operand_could_be_read_as() {
         let text = "\
@@ -84,6 +85,11 @@ __DefRegFile UReg<6>
     UR 0..62;
     URZ = 63;
 __DefImmediate U8<8> unsigned
+__DefConstMem KMem<20> bank<4> offset<16>
+__DefBitFieldType P<2>
+    V;
+    W;
+__DefOperandWord W : UReg 0..3
 __DefGroup ALL
 __DefOptype A: [ALL]
   __Encoding
@@ -96,8 +102,11 @@ __DefOptype A: [ALL]
     field<48, 2> M m = X;
     field<50, 2> N n;
     field<56, 6> UReg ur;
+    field<64, 20> KMem ka;
+    field<84, 20> KMem kb;
+    field<104, 2> P p = V;
   __OperandInfo
-    Order<rd, ra, rb, ia, ib, m, n, ur>;
+    Order<rd, ra, rb, ia, ib, m, n, ur, ka, kb, p, W>;
 __DefOpcode A_X: [A]
 ";
         let c = crate::Spec::from_texts([("t.isa", text)]).check();
@@ -107,7 +116,11 @@ __DefOpcode A_X: [A]
         let at = |name: &str| {
             op.order
                 .iter()
-                .find(|o| matches!(o.kind, OperandKind::Field(f) if op.fields[f].name == name))
+                .find(|o| match o.kind {
+                    OperandKind::Field(f) => op.fields[f].name == name,
+                    OperandKind::Word(w) => model.words[w.0].name == name,
+                    _ => false,
+                })
                 .unwrap()
         };
         let reads = |k: &str, next: &str| may_read_as(&model, op, at(k), at(next));
@@ -116,11 +129,17 @@ __DefOpcode A_X: [A]
         assert!(reads("ra", "rb"));
         assert!(reads("ia", "ib"));
         assert!(reads("m", "n"), "`Y` names a value of both");
+        assert!(reads("ka", "kb"));
+        assert!(reads("p", "W"), "the word prints as `W`, a value of `P`");
         // Not across kinds, nor across register files.
         assert!(!reads("ra", "ib"));
         assert!(!reads("ia", "rb"));
         assert!(!reads("ra", "ur"));
         assert!(!reads("m", "rb"));
         assert!(!reads("ia", "m"));
+        assert!(!reads("ka", "ia"));
+        assert!(!reads("ia", "ka"));
+        assert!(!reads("m", "W"));
+        assert!(!reads("ur", "W"), "the word is not a register name");
     }
 }
