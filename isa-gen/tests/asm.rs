@@ -757,6 +757,9 @@ __DefBitFieldType Neg<1>
 __DefBitFieldType Ext<1>
     NoX = 0;
     X = 1;
+__DefBitFieldType MW<1>
+    W0;
+    W;
 __DefBitFieldType MA<1>
     A0;
     A1;
@@ -781,6 +784,7 @@ __DefOpcode MOVA_R : [MOVA]
   __Encoding
     field<8, 1> Form form == R;
     field<4, 4> Reg Ra;
+    field<9, 1> MW w = W0;
   __OperandInfo
     InList<Ra>;
     OutList<Rd>;
@@ -907,6 +911,17 @@ fn at_equal_reach_the_form_without_a_wrong_value_reports() {
     assert_eq!(
         forms_error("MOVB R1, R[2:3], P0"),
         "`MOVB` operand 3 (Rb): expected a Reg, found P0"
+    );
+    // An operand error, even at the first operand, outranks a modifier that another
+    // form does not have (`.W` is `MOVA_R`'s only).
+    assert_eq!(
+        forms_error("MOVA.W P0, R1"),
+        "`MOVA.W` operand 1 (Rd): expected a Reg, found P0"
+    );
+    // A wrong value at the first operand, in the form that reads furthest.
+    assert_eq!(
+        forms_error("MOVB R[2:3], R3, R4"),
+        "`MOVB` operand 1 (Rd): R[2:3] is 64 bits but the operand is 32 bits here"
     );
     // With a wrong value and no form reaching further, the wrong value is reported.
     assert_eq!(

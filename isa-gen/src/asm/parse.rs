@@ -57,10 +57,11 @@ impl Expect {
 /// further along the line is the one the writer most likely meant, even when it failed
 /// earlier on a value (`R1` where its Bitwidth wants `R[1:2]`): `reach` is how many
 /// operands fit by kind (one more than all of them when the whole line did), `at` the
-/// operand the reported error is at, `invalid` whether it is a wrong value of the right
-/// kind (more specific than a wrong kind at the same operand).
-fn operand_rank(reach: usize, at: usize, invalid: bool) -> u32 {
-    10 + 1000 * reach as u32 + 2 * at as u32 + u32::from(invalid)
+/// operand the reported error is at. At equal reach, the error further along wins: a
+/// wrong kind at `reach` over a wrong value before it (a wrong value is always before
+/// the reach, since the walk goes on past it).
+fn operand_rank(reach: usize, at: usize) -> u32 {
+    10 + 1000 * reach as u32 + at as u32
 }
 
 /// The failure of a candidate whose operand walk stopped at operand `reach` with `err`
@@ -74,12 +75,12 @@ fn operand_fail(
 ) -> Fail {
     match first_invalid {
         Some((at, err)) => Fail {
-            rank: operand_rank(reach, at, true),
+            rank: operand_rank(reach, at),
             err,
             expect: None,
         },
         None => Fail {
-            rank: operand_rank(reach, reach, false),
+            rank: operand_rank(reach, reach),
             err,
             expect,
         },
@@ -552,7 +553,7 @@ fn attempt(
     if let Some((at, err)) = first_invalid {
         // Every operand fits by kind: this is the opcode meant, with a wrong value.
         return Err(Fail {
-            rank: operand_rank(max + 1, at, true),
+            rank: operand_rank(max + 1, at),
             err,
             expect: None,
         });

@@ -801,10 +801,11 @@ struct Fail {
     err: AsmError,
 }
 
-/// How far an operand walk got (`reach`), where it stopped (`at`), whether with a wrong
-/// value: the more of the line a candidate fits, the more specific its error.
-const fn operand_rank(reach: usize, at: usize, invalid: bool) -> u32 {
-    10 + 1000 * reach as u32 + 2 * at as u32 + invalid as u32
+/// How far an operand walk got (`reach`) and where its error is (`at`): the more of the
+/// line a candidate fits, the more specific its error; at equal reach, the error
+/// further along (a wrong value is always before the reach).
+const fn operand_rank(reach: usize, at: usize) -> u32 {
+    10 + 1000 * reach as u32 + at as u32
 }
 
 /// Keeps the most specific failure; merges what several candidates expected at the
@@ -1294,11 +1295,11 @@ fn attempt(
     };
     let fail = |reach: usize, err: AsmError, first_bad: Option<(usize, AsmError)>| match first_bad {
         Some((at, err)) => Fail {
-            rank: operand_rank(reach, at, true),
+            rank: operand_rank(reach, at),
             err,
         },
         None => Fail {
-            rank: operand_rank(reach, reach, false),
+            rank: operand_rank(reach, reach),
             err,
         },
     };
@@ -1421,7 +1422,7 @@ fn attempt(
     }
     if let Some((at, err)) = first_bad {
         return Err(Fail {
-            rank: operand_rank(max + 1, at, true),
+            rank: operand_rank(max + 1, at),
             err,
         });
     }
