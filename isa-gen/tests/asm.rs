@@ -748,6 +748,7 @@ __DefBitFieldType Op<3>
     NEG2 = 3;
     LDK = 4;
     MODS = 5;
+    OPT = 6;
 __DefBitFieldType Form<1>
     R = 0;
     U = 1;
@@ -757,6 +758,7 @@ __DefBitFieldType Neg<1>
 __DefBitFieldType Ext<1>
     NoX = 0;
     X = 1;
+__DefImmediate U4<4> unsigned
 __DefBitFieldType MW<1>
     W0;
     W;
@@ -863,6 +865,14 @@ __DefOptype MODS : [BASE]
 MODS.ma.mc Rd
 MODS.mb.mc Rd
 ```
+__DefOpcode OPT : [BASE]
+  __Encoding
+    field<120, 3> Op op == OPT;
+    field<0, 4> U4 ia = 0;
+    field<4, 4> Reg Rd;
+  __OperandInfo
+    OutList<Rd>;
+    Order<ia, Rd>;
 __DefOpcode MODS_R : [MODS]
   __OperandInfo
     OutList<Rd>;
@@ -1001,6 +1011,19 @@ fn modifiers_print_in_the_order_of_the_syntax_lines() {
         let d = a.parse_line(line, 0, &no_labels).unwrap();
         assert_eq!(a.print(&d, 0), printed);
     }
+}
+
+/// "too many operands" says "at most" when some operand may be left out, whichever.
+#[test]
+fn too_many_operands_says_at_most_when_some_are_optional() {
+    assert_eq!(
+        forms_error("OPT 0x1, R1, R2"),
+        "too many operands: `OPT` takes at most 2, found 3"
+    );
+    assert_eq!(
+        forms_error("MOVA R1, R2, R3"),
+        "too many operands: `MOVA` takes 2, found 3"
+    );
 }
 
 /// `CvtINegX(Ra.neg, ext)` makes `Ra`'s `-` a `~` under `.X`; `Rb.neg`, with no

@@ -541,7 +541,7 @@ fn attempt(
             toks.operands[t].span.clone(),
             format!(
                 "too many operands: `{mnemonic}` takes {}{max}, found {n}",
-                if req_after.first().is_some_and(|&r| r + 1 < max) {
+                if oa.operands.iter().any(|o| is_optional(op, o)) {
                     "at most "
                 } else {
                     ""

@@ -1414,7 +1414,7 @@ fn attempt(
                 AsmErrorKind::TooMany(
                     max as u8,
                     n as u8,
-                    spec.req_after.first().is_some_and(|&r| usize::from(r) + 1 < max),
+                    spec.operands.iter().any(|o| o.optional),
                 ),
             ),
             first_bad,
