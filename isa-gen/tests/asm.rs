@@ -749,6 +749,7 @@ __DefBitFieldType Op<3>
     LDK = 4;
     MODS = 5;
     OPT = 6;
+    TWO = 7;
 __DefBitFieldType Form<1>
     R = 0;
     U = 1;
@@ -759,6 +760,9 @@ __DefBitFieldType Ext<1>
     NoX = 0;
     X = 1;
 __DefImmediate U4<4> unsigned
+__DefRegFile Pred<2>
+    P 0..2;
+    PT = 3;
 __DefBitFieldType MW<1>
     W0;
     W;
@@ -873,6 +877,28 @@ __DefOpcode OPT : [BASE]
   __OperandInfo
     OutList<Rd>;
     Order<ia, Rd>;
+__DefOptype TWO : [BASE]
+  __Encoding
+    field<120, 3> Op op == TWO;
+    field<0, 4> Reg Rd;
+__DefOpcode TWO_I : [TWO]
+  __Encoding
+    field<8, 1> Form form == R;
+    field<4, 4> U4 ia = 0;
+    field<12, 4> Reg Rb;
+  __OperandInfo
+    InList<Rb>;
+    OutList<Rd>;
+    Order<Rd, ia, Rb>;
+__DefOpcode TWO_P : [TWO]
+  __Encoding
+    field<8, 1> Form form == U;
+    field<4, 2> Pred Pp;
+    field<12, 4> Reg Rz;
+  __OperandInfo
+    InList<Pp, Rz>;
+    OutList<Rd>;
+    Order<Rd, Pp, Rz>;
 __DefOpcode MODS_R : [MODS]
   __OperandInfo
     OutList<Rd>;
@@ -1013,6 +1039,23 @@ fn modifiers_print_in_the_order_of_the_syntax_lines() {
     }
 }
 
+/// Forms failing equally far merge what they expected only when they failed at the
+/// same operands on the same token: `TWO_I` (an optional `ia` skipped) and `TWO_P` stop
+/// at the same reach, at other operands or on other tokens.
+#[test]
+fn equal_failures_merge_only_at_the_same_operands_and_token() {
+    // `TWO_P` fails at operand 3 alone, on the second `P0`.
+    assert_eq!(
+        forms_error("TWO R1, P0, P0"),
+        "`TWO` operand 2 or 3 (ia or Rb): expected a U4 or a Reg, found P0"
+    );
+    // `TWO_P` misses operand 3; `TWO_I` found `P0` there.
+    assert_eq!(
+        forms_error("TWO R1, P0"),
+        "`TWO` operand 3 (Rb): expected a Reg, found P0"
+    );
+}
+
 /// "too many operands" says "at most" when some operand may be left out, whichever.
 #[test]
 fn too_many_operands_says_at_most_when_some_are_optional() {
@@ -1045,5 +1088,27 @@ fn a_converter_applies_to_its_own_sub_field_only() {
     assert_eq!(
         forms_error("NEG2.X R1, R2, ~R3"),
         "`NEG2.X` operand 3 (Rb): this operand does not take a `~` prefix"
+    );
+}
+
+/// A name that is not a value: the values it begins (up to four), else the nearest;
+/// no other note (it is no numbered register of any file).
+#[test]
+fn a_wrong_value_name_gets_the_values_it_begins_or_the_nearest() {
+    let a = asm();
+    let error = |line: &str| a.parse_line(line, 0, &no_labels).unwrap_err().to_string();
+    let expected =
+        "`S2R` operand 2 (SRa): expected a SReg (SR_LANEID, SR_EQMASK, SR_LTMASK, SR_LEMASK, …)";
+    assert_eq!(
+        error("S2R R1, SR_C"),
+        format!("{expected}, found SR_C (did you mean `SR_CTAID.X`, `SR_CTAID.Y`, `SR_CTAID.Z` or `SR_CLOCKLO`?)")
+    );
+    assert_eq!(
+        error("S2R R1, SR_CLOCK"),
+        format!("{expected}, found SR_CLOCK (did you mean `SR_CLOCKLO` or `SR_CLOCKHI`?)")
+    );
+    assert_eq!(
+        error("S2R R1, SR_GLOBALTIMEX"),
+        format!("{expected}, found SR_GLOBALTIMEX (did you mean `SR_GLOBALTIMEHI` or `SR_GLOBALTIMELO`?)")
     );
 }

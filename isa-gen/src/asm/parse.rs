@@ -245,10 +245,11 @@ fn hints(model: &Model, op: &Opcode, o: &OperandKind, tok: &OperandTok) -> Vec<S
     }
     if let OperandKind::Field(f) = *o {
         if let Some(values) = model.ty(op.fields[f].ty).enum_values() {
+            // (`name` is no value of the type, or the token would have fitted.)
             let starts: Vec<&str> = values
                 .iter()
                 .map(|v| v.name.as_str())
-                .filter(|v| v.starts_with(name) && v.len() > name.len())
+                .filter(|v| v.starts_with(name))
                 .take(4)
                 .collect();
             let near = if starts.is_empty() {
