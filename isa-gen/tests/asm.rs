@@ -1056,6 +1056,22 @@ fn equal_failures_merge_only_at_the_same_operands_and_token() {
     );
 }
 
+/// Tokens left over when the line has no more tokens than the form has operands: not
+/// too many, but an optional operand that did not take the token meant for it (here
+/// merged with `TWO_P`, which failed at the same operand on the same token).
+#[test]
+fn a_skipped_optional_operand_is_blamed_when_the_count_fits() {
+    assert_eq!(
+        forms_error("TWO R1, R2, R3"),
+        "`TWO` operand 2 (ia or Pp): expected a U4 or a Pred, found R2"
+    );
+    // More tokens than operands: too many.
+    assert_eq!(
+        forms_error("TWO R1, R2, R3, R4"),
+        "too many operands: `TWO` takes at most 3, found 4"
+    );
+}
+
 /// "too many operands" says "at most" when some operand may be left out, whichever.
 #[test]
 fn too_many_operands_says_at_most_when_some_are_optional() {

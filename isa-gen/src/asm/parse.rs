@@ -456,6 +456,8 @@ fn attempt(
     // Optional operands skipped at the current token, for the mismatch message.
     let mut skipped: Vec<usize> = Vec::new();
     let mut skipped_at = usize::MAX;
+    // The first optional operand skipped with room to spare, and the token it was at.
+    let mut first_skip: Option<(usize, usize)> = None;
     for (k, o) in oa.operands.iter().enumerate() {
         if skipped_at != t {
             skipped.clear();
@@ -483,6 +485,7 @@ fn attempt(
             if !room || !kind_fits(a, opcode, o, tok, &d.values) {
                 if room {
                     skipped.push(k);
+                    first_skip.get_or_insert((k, t));
                 }
                 continue;
             }
@@ -521,11 +524,21 @@ fn attempt(
         }
     }
     let max = oa.operands.len();
-    // The token the last optional operand(s) did not take: it is of the wrong kind for
-    // that operand, not one too many.
-    if t < n && skipped_at == t && !skipped.is_empty() {
-        let tok = &toks.operands[t];
-        let j = skipped[skipped.len() - 1];
+    // Tokens left over are not always one too many. The token the last optional
+    // operand(s) did not take is of the wrong kind for that operand; and when there are
+    // no more tokens than operands, every operand was given, so the first optional one
+    // skipped did not take the token meant for it.
+    let blame = if t >= n {
+        None
+    } else if skipped_at == t && !skipped.is_empty() {
+        Some((skipped[skipped.len() - 1], t))
+    } else if n <= max {
+        first_skip
+    } else {
+        None
+    };
+    if let Some((j, at)) = blame {
+        let tok = &toks.operands[at];
         let o = &oa.operands[j];
         let expect = Expect {
             what: format!("`{mnemonic}` operand {}", j + 1),

@@ -1276,6 +1276,8 @@ fn attempt(
     let mut first_bad: Option<(usize, AsmError)> = None;
     // An optional operand left out at a token: (token, operand).
     let mut skipped: Option<(usize, usize)> = None;
+    // The first optional operand skipped with room to spare: (token, operand).
+    let mut first_skip: Option<(usize, usize)> = None;
     // A name gets hints (a register past its file's end, the spec's name of the
     // operand, a misspelt value); it runs to the end of the token.
     let name_hint = |o: &OperandSpec, tok: &Tok| match tok.core {
@@ -1328,6 +1330,7 @@ fn attempt(
             if !room || matches!(read(o, tok, l.text, &mut scratch, addr, labels), Read::Kind) {
                 if room {
                     skipped = Some((t, k));
+                    first_skip.get_or_insert((t, k));
                 }
                 continue;
             }
@@ -1389,9 +1392,15 @@ fn attempt(
     }
     let max = spec.operands.len();
     if let Some(tok) = l.op(t) {
-        // The token the last optional operand(s) did not take: it is of the wrong
-        // kind for that operand, not one too many.
-        if let Some((_, j)) = skipped.filter(|&(at, _)| at == t) {
+        // Tokens left over are not always one too many. The token the last optional
+        // operand did not take is of the wrong kind for that operand; and when there
+        // are no more tokens than operands, every operand was given, so the first
+        // optional one skipped did not take the token meant for it.
+        let blame = skipped
+            .filter(|&(at, _)| at == t)
+            .or(first_skip.filter(|_| n <= max));
+        if let Some((at, j)) = blame {
+            let tok = l.op(at).unwrap_or(tok);
             let p = &spec.operands[j];
             let x = Expect {
                 index: [j as u8 + 1, 0],
