@@ -742,7 +742,7 @@ __DefRegFile UReg<4>
     UR 0..14;
     URZ = 15;
 __DefConstMem KMem<20> bank<4> offset<16>
-__DefBitFieldType Op<3>
+__DefBitFieldType Op<4>
     MOVA = 1;
     MOVB = 2;
     NEG2 = 3;
@@ -750,9 +750,14 @@ __DefBitFieldType Op<3>
     MODS = 5;
     OPT = 6;
     TWO = 7;
-__DefBitFieldType Form<1>
+    SUF = 8;
+__DefBitFieldType Form<2>
     R = 0;
     U = 1;
+    T = 2;
+__DefBitFieldType Half<1>
+    H0 = 0;
+    H1 = 1;
 __DefBitFieldType Neg<1>
     False = 0;
     True = 1;
@@ -777,10 +782,10 @@ __DefBitFieldType MC<1>
     C1;
 __DefGroup BASE : [ALL]
   __Encoding
-    field<120, 3> Op op;
+    field<120, 4> Op op;
 __DefOptype MOVA : [BASE]
   __Encoding
-    field<120, 3> Op op == MOVA;
+    field<120, 4> Op op == MOVA;
     field<0, 4> Reg Rd;
   __Syntax
 ```asm
@@ -788,7 +793,7 @@ MOVA Rd, Ra
 ```
 __DefOpcode MOVA_R : [MOVA]
   __Encoding
-    field<8, 1> Form form == R;
+    field<44, 2> Form form == R;
     field<4, 4> Reg Ra;
     field<9, 1> MW w = W0;
   __OperandInfo
@@ -797,7 +802,7 @@ __DefOpcode MOVA_R : [MOVA]
     Order<Rd, Ra>;
 __DefOpcode MOVA_U : [MOVA]
   __Encoding
-    field<8, 1> Form form == U;
+    field<44, 2> Form form == U;
     field<4, 4> UReg URa;
   __OperandInfo
     InList<URa>;
@@ -805,11 +810,11 @@ __DefOpcode MOVA_U : [MOVA]
     Order<Rd, URa>;
 __DefOptype MOVB : [BASE]
   __Encoding
-    field<120, 3> Op op == MOVB;
+    field<120, 4> Op op == MOVB;
     field<0, 4> Reg Rd;
 __DefOpcode MOVB_P : [MOVB]
   __Encoding
-    field<8, 1> Form form == R;
+    field<44, 2> Form form == R;
     field<4, 4> Reg Ra;
     field<12, 4> Reg Rb;
   __OperandInfo
@@ -817,9 +822,18 @@ __DefOpcode MOVB_P : [MOVB]
     OutList<Rd>;
     Order<Rd, Ra, Rb>;
     Bitwidth<Ra> = 64;
+__DefOpcode MOVB_2 : [MOVB]
+  __Encoding
+    field<44, 2> Form form == T;
+    field<4, 4> Reg Ra;
+  __OperandInfo
+    InList<Ra>;
+    OutList<Rd>;
+    Order<Rd, Ra>;
+    Bitwidth<Ra> = 64;
 __DefOpcode MOVB_U : [MOVB]
   __Encoding
-    field<8, 1> Form form == U;
+    field<44, 2> Form form == U;
     field<4, 4> Reg Ra;
     field<12, 4> UReg URb;
   __OperandInfo
@@ -828,7 +842,7 @@ __DefOpcode MOVB_U : [MOVB]
     Order<Rd, Ra, URb>;
 __DefOpcode NEG2 : [BASE]
   __Encoding
-    field<120, 3> Op op == NEG2;
+    field<120, 4> Op op == NEG2;
     field<0, 4> Reg Rd;
     field<4, 4> Reg Ra;
     field<8, 1> Neg Ra.neg = False;
@@ -842,7 +856,7 @@ __DefOpcode NEG2 : [BASE]
     AsmFormat<Ra.neg> = CvtINegX(Ra.neg, ext);
 __DefOptype LDK : [BASE]
   __Encoding
-    field<120, 3> Op op == LDK;
+    field<120, 4> Op op == LDK;
     field<0, 4> Reg Rd;
     field<4, 4> Reg Ra;
     field<12, 4> Reg Rb;
@@ -859,7 +873,7 @@ __DefOpcode LDK_K : [LDK]
     Order<Rd, C[kb, Ra], Rb>;
 __DefOptype MODS : [BASE]
   __Encoding
-    field<120, 3> Op op == MODS;
+    field<120, 4> Op op == MODS;
     field<0, 4> Reg Rd;
     field<4, 1> MA ma = A0;
     field<5, 1> MB mb = B0;
@@ -871,7 +885,7 @@ MODS.mb.mc Rd
 ```
 __DefOpcode OPT : [BASE]
   __Encoding
-    field<120, 3> Op op == OPT;
+    field<120, 4> Op op == OPT;
     field<0, 4> U4 ia = 0;
     field<4, 4> Reg Rd;
   __OperandInfo
@@ -879,11 +893,11 @@ __DefOpcode OPT : [BASE]
     Order<ia, Rd>;
 __DefOptype TWO : [BASE]
   __Encoding
-    field<120, 3> Op op == TWO;
+    field<120, 4> Op op == TWO;
     field<0, 4> Reg Rd;
 __DefOpcode TWO_I : [TWO]
   __Encoding
-    field<8, 1> Form form == R;
+    field<44, 2> Form form == R;
     field<4, 4> U4 ia = 0;
     field<12, 4> Reg Rb;
   __OperandInfo
@@ -892,13 +906,23 @@ __DefOpcode TWO_I : [TWO]
     Order<Rd, ia, Rb>;
 __DefOpcode TWO_P : [TWO]
   __Encoding
-    field<8, 1> Form form == U;
+    field<44, 2> Form form == U;
     field<4, 2> Pred Pp;
     field<12, 4> Reg Rz;
   __OperandInfo
     InList<Pp, Rz>;
     OutList<Rd>;
     Order<Rd, Pp, Rz>;
+__DefOpcode SUF : [BASE]
+  __Encoding
+    field<120, 4> Op op == SUF;
+    field<0, 4> Reg Rd;
+    field<4, 4> Reg Ra;
+    field<8, 1> Half Ra.sel = H1;
+  __OperandInfo
+    InList<Ra>;
+    OutList<Rd>;
+    Order<Rd, Ra>;
 __DefOpcode MODS_R : [MODS]
   __OperandInfo
     OutList<Rd>;
@@ -958,6 +982,12 @@ fn at_equal_reach_the_form_without_a_wrong_value_reports() {
     assert_eq!(
         forms_error("MOVB R[2:3], R3, R4"),
         "`MOVB` operand 1 (Rd): R[2:3] is 64 bits but the operand is 32 bits here"
+    );
+    // A form that takes the whole line, with a wrong value, outranks one that misses
+    // an operand after it (`MOVB_2` against `MOVB_U`'s missing `URb`).
+    assert_eq!(
+        forms_error("MOVB R1, R3"),
+        "`MOVB` operand 2 (Ra): a 64-bit operand: write the register range R[3:4]"
     );
     // With a wrong value and no form reaching further, the wrong value is reported.
     assert_eq!(
@@ -1070,6 +1100,32 @@ fn a_skipped_optional_operand_is_blamed_when_the_count_fits() {
         forms_error("TWO R1, R2, R3, R4"),
         "too many operands: `TWO` takes at most 3, found 4"
     );
+}
+
+/// A suffix sub-field not written takes its default (`.H1` here), which then prints
+/// as nothing; another value prints.
+#[test]
+fn an_unwritten_suffix_takes_its_default() {
+    let a = Assembler::new(forms_model());
+    let op = forms_model()
+        .opcodes
+        .iter()
+        .position(|o| o.name == "SUF")
+        .unwrap();
+    let sel = forms_model().opcodes[op]
+        .fields
+        .iter()
+        .position(|f| f.name == "Ra.sel")
+        .unwrap();
+    for (line, code, printed) in [
+        ("SUF R1, R2", 1, "SUF R1, R2"),
+        ("SUF R1, R2.H1", 1, "SUF R1, R2"),
+        ("SUF R1, R2.H0", 0, "SUF R1, R2.H0"),
+    ] {
+        let d = a.parse_line(line, 0, &no_labels).unwrap();
+        assert_eq!(d.values[sel], code, "`{line}`");
+        assert_eq!(a.print(&d, 0), printed);
+    }
 }
 
 /// "too many operands" says "at most" when some operand may be left out, whichever.
