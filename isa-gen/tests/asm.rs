@@ -1184,3 +1184,25 @@ fn a_wrong_value_name_gets_the_values_it_begins_or_the_nearest() {
         format!("{expected}, found SR_GLOBALTIMEX (did you mean `SR_GLOBALTIMEHI` or `SR_GLOBALTIMELO`?)")
     );
 }
+
+/// A label is an address: it is accepted where the spec's `__DefFlow` makes an
+/// immediate a branch target (relative or absolute), refused on an immediate it names
+/// as no address (vec's scaled `SLD_S` displacement).
+#[test]
+fn labels_only_where_the_flow_facts_make_an_address() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/specs/vec");
+    let c = isa_gen::Spec::load(&[dir]).expect("vec spec").check();
+    assert!(!c.has_errors(), "{}", c.render_diagnostics());
+    let m = c.model.as_ref().unwrap();
+    let a = Assembler::new(m);
+    let labels = |l: &str| (l == ".L_x").then_some(0x100);
+    for line in ["JMP `(.L_x)", "CALLX `(.L_x)"] {
+        let d = a.parse_line(line, 0, &labels).unwrap();
+        assert_eq!(a.print(&d, 0), line.replace("`(.L_x)", "0x100"));
+    }
+    let e = a.parse_line("SLD S1, S2, `(.L_x)", 0, &labels).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "`SLD` operand 3 (disp): a label is only allowed as a branch target"
+    );
+}
