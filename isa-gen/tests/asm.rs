@@ -1205,4 +1205,23 @@ fn labels_only_where_the_flow_facts_make_an_address() {
         e.to_string(),
         "`SLD` operand 3 (disp): a label is only allowed as a branch target"
     );
+    // Scaled immediates, addresses and branch targets: the multiple, then the range.
+    #[rustfmt::skip]
+    let bad = [
+        ("SLD S1, S2, 0x6", "`SLD` operand 3 (disp): immediate 0x6 is not a multiple of 0x4"),
+        ("SLD S1, S2, 0x800", "`SLD` operand 3 (disp): immediate 0x800 is out of range (-0x800..=0x7fc)"),
+        ("SLD S1, S2, -0x804", "`SLD` operand 3 (disp): immediate -0x804 is out of range (-0x800..=0x7fc)"),
+        ("CALLX 0x3", "`CALLX` operand 1 (dest): address 0x3 is not a multiple of 0x10"),
+        ("CALLX 0x1000000", "`CALLX` operand 1 (dest): address 0x1000000 is out of range (0x0..=0xfffff0)"),
+        ("JMP 0x3", "`JMP` operand 1 (target): branch target 0x3 is not a multiple of 0x10 bytes from the next instruction (0x10)"),
+        ("JMP 0x10000000000", "`JMP` operand 1 (target): branch target 0x10000000000 is out of range (-0x7fffff0..=0x8000000)"),
+    ];
+    for (line, message) in bad {
+        let e = a.parse_line(line, 0, &labels).unwrap_err();
+        assert_eq!(e.to_string(), message);
+    }
+    for line in ["SLD S1, S2, -0x800", "SLD S1, S2, 0x7fc", "CALLX 0xfffff0"] {
+        let d = a.parse_line(line, 0, &labels).unwrap();
+        assert_eq!(a.print(&d, 0), line);
+    }
 }
