@@ -1128,6 +1128,23 @@ fn an_unwritten_suffix_takes_its_default() {
     }
 }
 
+/// A suffix on an operand that takes none names the operand it belongs to, if any.
+#[test]
+fn a_misplaced_suffix_names_its_operand() {
+    assert_eq!(
+        forms_error("SUF R1.H0, R2"),
+        "`SUF` operand 1 (Rd): this operand does not take a `.H0` suffix (`.H0` goes with operand 2 (Ra))"
+    );
+    assert_eq!(
+        forms_error("SUF R1.W, R2"),
+        "`SUF` operand 1 (Rd): this operand does not take a `.W` suffix"
+    );
+    assert_eq!(
+        forms_error("OPT 0x1.H0, R2"),
+        "`OPT` operand 1 (ia): an immediate takes no `.H0` suffix"
+    );
+}
+
 /// "too many operands" says "at most" when some operand may be left out, whichever.
 #[test]
 fn too_many_operands_says_at_most_when_some_are_optional() {
@@ -1220,7 +1237,22 @@ fn labels_only_where_the_flow_facts_make_an_address() {
         let e = a.parse_line(line, 0, &labels).unwrap_err();
         assert_eq!(e.to_string(), message);
     }
-    for line in ["SLD S1, S2, -0x800", "SLD S1, S2, 0x7fc", "CALLX 0xfffff0"] {
+    // An operand word is its name, exactly, with no prefix.
+    #[rustfmt::skip]
+    let words = [
+        ("ACCMAC !FLAGS, ACC3, V1", "`ACCMAC` operand 1 (acc or FLAGS): expected a AccReg or `FLAGS`, found !FLAGS"),
+        ("ACCMAC FLAG, ACC3, V1", "`ACCMAC` operand 1 (acc or FLAGS): expected a AccReg or `FLAGS`, found FLAG"),
+    ];
+    for (line, message) in words {
+        let e = a.parse_line(line, 0, &labels).unwrap_err();
+        assert_eq!(e.to_string(), message);
+    }
+    for line in [
+        "SLD S1, S2, -0x800",
+        "SLD S1, S2, 0x7fc",
+        "CALLX 0xfffff0",
+        "ACCMAC FLAGS, ACC3, V1",
+    ] {
         let d = a.parse_line(line, 0, &labels).unwrap();
         assert_eq!(a.print(&d, 0), line);
     }
