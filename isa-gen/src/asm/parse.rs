@@ -655,11 +655,8 @@ fn apply_decorations(
         }
     }
     if let Some(sfx) = tok.suffix {
-        let target = subs.iter().find(|&&(s, k)| {
-            k == SubKind::Suffix && model.ty(op.fields[s].ty).enum_code(sfx).is_some()
-        });
-        match target {
-            Some(&(s, _)) => values[s] = model.ty(op.fields[s].ty).enum_code(sfx).unwrap_or(0),
+        match suffix_sub(model, op, subs, sfx) {
+            Some((s, code)) => values[s] = code,
             None => {
                 return Err(format!(
                     "this operand does not take a `.{sfx}` suffix{}",
@@ -992,15 +989,28 @@ fn bounds(width: u32, signed: bool) -> (i128, i128) {
     }
 }
 
+/// The suffix sub-field among `subs` that `.sfx` sets, and the code it sets.
+fn suffix_sub(
+    model: &Model,
+    op: &Opcode,
+    subs: &[(usize, SubKind)],
+    sfx: &str,
+) -> Option<(usize, u128)> {
+    subs.iter().find_map(|&(s, k)| match k {
+        SubKind::Suffix => Some((s, model.ty(op.fields[s].ty).enum_code(sfx)?)),
+        _ => None,
+    })
+}
+
 /// " (`.B1` goes with operand 2 (URa))": which operand a misplaced suffix belongs to.
 fn suffix_owner(a: &Assembler, opcode: usize, sfx: &str) -> String {
     let model = a.model;
     let op = &model.opcodes[opcode];
     let oa = &a.ops[opcode];
     let takes = |f: usize| {
-        oa.subs.get(&f).into_iter().flatten().any(|&(s, k)| {
-            k == SubKind::Suffix && model.ty(op.fields[s].ty).enum_code(sfx).is_some()
-        })
+        oa.subs
+            .get(&f)
+            .is_some_and(|subs| suffix_sub(model, op, subs, sfx).is_some())
     };
     oa.operands
         .iter()
