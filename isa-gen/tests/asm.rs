@@ -861,6 +861,7 @@ __DefOptype LDK : [BASE]
     field<4, 4> Reg Ra;
     field<12, 4> Reg Rb;
     field<20, 20> KMem kb;
+    field<46, 1> Half kb.sel = H0;
   __Syntax
 ```asm
 .LDK  Rx, Ry, Rz    // a line of modifiers, not a form
@@ -1139,6 +1140,16 @@ fn a_misplaced_suffix_names_its_operand() {
         forms_error("SUF R1.W, R2"),
         "`SUF` operand 1 (Rd): this operand does not take a `.W` suffix"
     );
+    // The suffix of a constant-memory operand belongs to it.
+    assert_eq!(
+        forms_error("LDK R1.H1, c[0x1][R2+0x4], R3"),
+        "`LDK` operand 1 (Rdst): this operand does not take a `.H1` suffix (`.H1` goes with operand 2 (c[Bank, Ra + Off]))"
+    );
+    let a = Assembler::new(forms_model());
+    let d = a
+        .parse_line("LDK R1, c[0x1][R2+0x4].H1, R3", 0, &no_labels)
+        .unwrap();
+    assert_eq!(a.print(&d, 0), "LDK R1, c[0x1][R2+0x4].H1, R3");
     assert_eq!(
         forms_error("OPT 0x1.H0, R2"),
         "`OPT` operand 1 (ia): an immediate takes no `.H0` suffix"
