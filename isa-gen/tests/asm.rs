@@ -751,10 +751,14 @@ __DefBitFieldType Op<4>
     OPT = 6;
     TWO = 7;
     SUF = 8;
+    BNOT = 9;
 __DefBitFieldType Form<2>
     R = 0;
     U = 1;
     T = 2;
+__DefBitFieldType Inv<2>
+    OFF = 2;
+    ON = 3;
 __DefBitFieldType Half<1>
     H0 = 0;
     H1 = 1;
@@ -920,6 +924,16 @@ __DefOpcode SUF : [BASE]
     field<0, 4> Reg Rd;
     field<4, 4> Reg Ra;
     field<8, 1> Half Ra.sel = H1;
+  __OperandInfo
+    InList<Ra>;
+    OutList<Rd>;
+    Order<Rd, Ra>;
+__DefOpcode BNOT : [BASE]
+  __Encoding
+    field<120, 4> Op op == BNOT;
+    field<0, 4> Reg Rd;
+    field<4, 4> Reg Ra;
+    field<8, 2> Inv Ra.bitnot = OFF;
   __OperandInfo
     InList<Ra>;
     OutList<Rd>;
@@ -1154,6 +1168,23 @@ fn a_misplaced_suffix_names_its_operand() {
         forms_error("OPT 0x1.H0, R2"),
         "`OPT` operand 1 (ia): an immediate takes no `.H0` suffix"
     );
+}
+
+/// A symbol sub-field whose two codes are 2 and 3: `~` written sets 3, not written 2.
+#[test]
+fn a_symbol_sub_field_takes_its_type_s_codes() {
+    let a = Assembler::new(forms_model());
+    for (line, code) in [("BNOT R1, R2", 2), ("BNOT R1, ~R2", 3)] {
+        let d = a.parse_line(line, 0, &no_labels).unwrap();
+        let op = &forms_model().opcodes[d.opcode];
+        let k = op
+            .fields
+            .iter()
+            .position(|f| f.name == "Ra.bitnot")
+            .unwrap();
+        assert_eq!(d.values[k], code, "`{line}`");
+        assert_eq!(a.print(&d, 0), line);
+    }
 }
 
 /// "too many operands" says "at most" when some operand may be left out, whichever.
