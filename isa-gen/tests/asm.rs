@@ -752,6 +752,8 @@ __DefBitFieldType Op<4>
     TWO = 7;
     SUF = 8;
     BNOT = 9;
+    IMM2 = 10;
+    IMM3 = 11;
 __DefBitFieldType Form<2>
     R = 0;
     U = 1;
@@ -938,6 +940,24 @@ __DefOpcode BNOT : [BASE]
     InList<Ra>;
     OutList<Rd>;
     Order<Rd, Ra>;
+__DefOpcode IMM2 : [BASE]
+  __Encoding
+    field<120, 4> Op op == IMM2;
+    field<0, 4> Reg Rd;
+    field<4, 4> U4 ia = 0;
+    field<8, 4> U4 ib;
+  __OperandInfo
+    OutList<Rd>;
+    Order<Rd, ia, ib>;
+__DefOpcode IMM3 : [BASE]
+  __Encoding
+    field<120, 4> Op op == IMM3;
+    field<0, 4> Reg Rd;
+    field<4, 4> U4 ia = 0;
+    field<8, 4> U4 ib = 0;
+  __OperandInfo
+    OutList<Rd>;
+    Order<Rd, ia, ib>;
 __DefOpcode MODS_R : [MODS]
   __OperandInfo
     OutList<Rd>;
@@ -1184,6 +1204,25 @@ fn a_symbol_sub_field_takes_its_type_s_codes() {
             .unwrap();
         assert_eq!(d.values[k], code, "`{line}`");
         assert_eq!(a.print(&d, 0), line);
+    }
+}
+
+/// An operand at its default is left out unless the parser would then read the next
+/// printed operand as it: not when the tokens left are all needed by required
+/// operands (`IMM2`'s `ib`), but when an optional one follows (`IMM3`).
+#[test]
+fn a_default_operand_is_left_out_unless_the_next_would_be_read_as_it() {
+    let a = Assembler::new(forms_model());
+    for (line, printed) in [
+        ("IMM2 R1, 0x0, 0x5", "IMM2 R1, 0x5"),
+        ("IMM2 R1, 0x3, 0x5", "IMM2 R1, 0x3, 0x5"),
+        ("IMM3 R1, 0x0, 0x5", "IMM3 R1, 0x0, 0x5"),
+        ("IMM3 R1, 0x0, 0x0", "IMM3 R1"),
+        ("IMM3 R1, 0x3, 0x0", "IMM3 R1, 0x3"),
+    ] {
+        let d = a.parse_line(line, 0, &no_labels).unwrap();
+        assert_eq!(a.print(&d, 0), printed, "`{line}`");
+        assert_eq!(a.parse_line(printed, 0, &no_labels).unwrap(), d);
     }
 }
 
