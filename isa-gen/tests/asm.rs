@@ -1031,6 +1031,21 @@ fn at_equal_reach_the_form_without_a_wrong_value_reports() {
     );
 }
 
+/// A register-indexed operand prints its offset with its sign, and none at zero.
+#[test]
+fn register_indexed_offsets_print_with_their_sign() {
+    let a = asm();
+    for line in [
+        "GETUGPR UR1, UR[UR2+0x1]",
+        "GETUGPR UR1, UR[UR2-0x40]",
+        "GETUGPR UR1, UR[UR2]",
+        "SETUGPR UR[UR3-0x1], UR1",
+    ] {
+        let d = a.parse_line(line, 0, &no_labels).unwrap();
+        assert_eq!(a.print(&d, 0), line);
+    }
+}
+
 /// `print_with` writes what each option says (the generated tier's `display_with` is
 /// held to the same text by the root crate's `tests/format.rs`), and every text parses
 /// back to the instruction.

@@ -1,5 +1,7 @@
 //! Printing an instruction as assembly (see the rules in the module docs of `asm`).
 
+use std::cmp::Ordering;
+
 use super::{hex, parse, sign_extend, Assembler, SubKind};
 use crate::model::interp::Decoded;
 use crate::model::{Address, Model, Opcode, Operand, OperandKind, Type, TypeKind};
@@ -271,10 +273,10 @@ fn operand_text(a: &Assembler, d: &Decoded, o: &Operand, addr: u64, opts: &Print
                 _ => v[offset] as i128,
             };
             let base = reg_name(model, op, reg, v[reg]);
-            match off {
-                0 => format!("{prefix}[{base}]"),
-                o if o < 0 => format!("{prefix}[{base}-{:#x}]", o.unsigned_abs()),
-                o => format!("{prefix}[{base}+{o:#x}]"),
+            match off.cmp(&0) {
+                Ordering::Equal => format!("{prefix}[{base}]"),
+                Ordering::Less => format!("{prefix}[{base}-{:#x}]", off.unsigned_abs()),
+                Ordering::Greater => format!("{prefix}[{base}+{off:#x}]"),
             }
         }
         OperandKind::Word(w) => model.words[w.0].name.clone(),
@@ -286,10 +288,10 @@ fn cmem_text(t: &Type, code: u128, reg: Option<String>) -> String {
     let Some((bank, off)) = t.cmem_parts(code) else {
         return String::new();
     };
-    match reg {
-        None => format!("c[{bank:#x}][{}]", hex(off)),
-        Some(r) if off == 0 => format!("c[{bank:#x}][{r}]"),
-        Some(r) if off < 0 => format!("c[{bank:#x}][{r}-{:#x}]", off.unsigned_abs()),
-        Some(r) => format!("c[{bank:#x}][{r}+{off:#x}]"),
+    match (reg, off.cmp(&0)) {
+        (None, _) => format!("c[{bank:#x}][{}]", hex(off)),
+        (Some(r), Ordering::Equal) => format!("c[{bank:#x}][{r}]"),
+        (Some(r), Ordering::Less) => format!("c[{bank:#x}][{r}-{:#x}]", off.unsigned_abs()),
+        (Some(r), Ordering::Greater) => format!("c[{bank:#x}][{r}+{off:#x}]"),
     }
 }
