@@ -754,6 +754,7 @@ __DefBitFieldType Op<4>
     BNOT = 9;
     IMM2 = 10;
     IMM3 = 11;
+    PAIR = 12;
 __DefBitFieldType Form<2>
     R = 0;
     U = 1;
@@ -958,6 +959,27 @@ __DefOpcode IMM3 : [BASE]
   __OperandInfo
     OutList<Rd>;
     Order<Rd, ia, ib>;
+__DefOptype PAIR : [BASE]
+  __Encoding
+    field<120, 4> Op op == PAIR;
+    field<0, 4> Reg Rd;
+    field<4, 4> Reg Ra;
+__DefOpcode PAIR_W : [PAIR]
+  __Encoding
+    field<44, 2> Form form == R;
+  __OperandInfo
+    InList<Ra>;
+    OutList<Rd>;
+    Order<Rd, Ra>;
+    Bitwidth<Rd> = 64;
+__DefOpcode PAIR_N : [PAIR]
+  __Encoding
+    field<44, 2> Form form == U;
+    field<8, 4> Reg Rb;
+  __OperandInfo
+    InList<Ra, Rb>;
+    OutList<Rd>;
+    Order<Rd, Ra, Rb>;
 __DefOpcode MODS_R : [MODS]
   __OperandInfo
     OutList<Rd>;
@@ -1023,6 +1045,12 @@ fn at_equal_reach_the_form_without_a_wrong_value_reports() {
     assert_eq!(
         forms_error("MOVB R1, R3"),
         "`MOVB` operand 2 (Ra): a 64-bit operand: write the register range R[3:4]"
+    );
+    // Reach first, then the operand: the form that takes the whole line with a wrong
+    // first operand outranks one that stops two operands later.
+    assert_eq!(
+        forms_error("PAIR R1, R2"),
+        "`PAIR` operand 1 (Rd): a 64-bit operand: write the register range R[1:2]"
     );
     // With a wrong value and no form reaching further, the wrong value is reported.
     assert_eq!(
@@ -1144,6 +1172,12 @@ fn a_skipped_optional_operand_is_blamed_when_the_count_fits() {
     assert_eq!(
         forms_error("TWO R1, R2, R3"),
         "`TWO` operand 2 (ia or Pp): expected a U4 or a Pred, found R2"
+    );
+    // More tokens than operands, where the last optional operand did not take its
+    // token: that operand is blamed (`ib`, left out at `R2` after `ia`).
+    assert_eq!(
+        forms_error("IMM3 R1, R2, R3, R4"),
+        "`IMM3` operand 3 (ib): expected a U4, found R2"
     );
     // More tokens than operands: too many.
     assert_eq!(

@@ -530,8 +530,8 @@ fn attempt(
     // skipped did not take the token meant for it.
     let blame = if t >= n {
         None
-    } else if skipped_at == t && !skipped.is_empty() {
-        Some((skipped[skipped.len() - 1], t))
+    } else if let Some(&j) = skipped.last().filter(|_| skipped_at == t) {
+        Some((j, t))
     } else if n <= max {
         first_skip
     } else {
