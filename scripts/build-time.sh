@@ -4,7 +4,7 @@
 #
 #   bash scripts/build-time.sh
 #
-# 1. clean build: `cargo build --release -p isa --timings` in an empty target dir
+# 1. clean build: `cargo build --release -p gpu-isa --timings` in an empty target dir
 #    (BUILD_TIME_TARGET_DIR, default /tmp/isa-build-time; the workspace's own target/
 #    is not touched). Dependencies are fetched first, so downloads do not count.
 # 2. per-unit times of that build, from cargo's --timings report: the build script
@@ -37,7 +37,7 @@ esac
 
 now() { date +%s.%N; }
 secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
-build() { cargo build --release -p isa "$@" 2>&1 | sed 's/^/    /'; }
+build() { cargo build --release -p gpu-isa "$@" 2>&1 | sed 's/^/    /'; }
 
 echo "== $(nproc) cores, $(cargo --version), $(rustc --version)"
 echo "== target dir: $CARGO_TARGET_DIR"
@@ -64,8 +64,8 @@ units = json.loads(m.group(1))
 for u in sorted(units, key=lambda u: -u["duration"])[:12]:
     name = f'{u["name"]} {u["version"]}{u.get("target", "")}'
     print(f'    {u["duration"]:7.2f}  {name}')
-ours = [u for u in units if u["name"] == "isa"]
-print("    isa total (build script compile + run + lib): %.2f" % sum(u["duration"] for u in ours))
+ours = [u for u in units if u["name"] == "gpu-isa"]
+print("    gpu-isa total (build script compile + run + lib): %.2f" % sum(u["duration"] for u in ours))
 EOF
 else
     echo "    (see $report)"

@@ -50,7 +50,7 @@ MUTANTS_VERSION=27.1.0
 modules() {
     cat <<'EOF'
 sim|isa-runtime/src/exec.rs isa-runtime/src/sync.rs isa-runtime/src/udp.rs isa-runtime/src/bru.rs isa-runtime/src/warp.rs isa-runtime/src/machine.rs isa-runtime/src/livelock.rs|isa-runtime|150|all
-codec|isa-gen/src/codegen/decode.rs isa-gen/src/codegen/types.rs|isa,isa-gen|900|all
+codec|isa-gen/src/codegen/decode.rs isa-gen/src/codegen/types.rs|gpu-isa,isa-gen|900|all
 asm|isa-gen/src/asm/*.rs|isa-gen|240|not (test(generated_code_of_hostile_specs_compiles) | test(/linear_time/))
 object|isa-object/src/*.rs|isa-object,isa-cli|150|all
 lints|isa-gen/src/lint/*.rs|isa-gen|240|not (test(generated_code_of_hostile_specs_compiles) | test(/linear_time/))
