@@ -32,6 +32,7 @@ mod codec;
 mod diff;
 mod doc;
 mod json;
+mod listing;
 mod lsp;
 mod num;
 mod run;
