@@ -37,6 +37,7 @@ mod lsp;
 mod num;
 mod run;
 mod spec;
+mod state_json;
 mod text;
 mod timeline;
 mod trace;
