@@ -13,8 +13,8 @@ use std::fmt::Write as _;
 
 use isa_gen::model::FlowKind;
 
-use crate::asm::Listing;
 use crate::codec::Codec;
+use crate::listing::Listing;
 
 /// One basic block: its instructions `first..end` (indices into the listing's words).
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,7 +1,8 @@
 //! `isa json [SPEC...] [-o FILE]`: the resolved model as JSON, for tools that want the
 //! spec without parsing the DSL. The format is documented in `docs/json-schema.md`
-//! and described by the JSON Schema `docs/isa.schema.json`; [`SCHEMA_VERSION`] is in
-//! every document and changes whenever a change could break a reader.
+//! and described by the JSON Schema `json/isa.schema.json` (beside this file, so the
+//! package ships it); [`SCHEMA_VERSION`] is in every document and changes whenever a
+//! change could break a reader.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -20,9 +21,9 @@ use crate::doc::text;
 /// Version of the JSON format: 1 is the format of `docs/json-schema.md`.
 pub const SCHEMA_VERSION: u64 = 2;
 
-/// The JSON Schema of the output (docs/isa.schema.json).
+/// The JSON Schema of the output (json/isa.schema.json).
 #[cfg(test)]
-pub const SCHEMA: &str = include_str!("../../docs/isa.schema.json");
+pub const SCHEMA: &str = include_str!("json/isa.schema.json");
 
 /// `isa json [SPEC...] [-o FILE]`.
 pub fn run(paths: &[PathBuf], output: Option<&Path>) -> Result<ExitCode, String> {

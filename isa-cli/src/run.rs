@@ -39,13 +39,12 @@ use std::process::ExitCode;
 
 use isa::{Pred, Reg, SReg, UPred, UReg};
 use isa_gen::asm::program;
-use isa_runtime::{
-    Event, EventKind, FaultKind, Machine, Program, Stop, Warp, CMEM_BANK_SIZE, LANES,
-};
+use isa_runtime::{FaultKind, Machine, Program, Stop, Warp, CMEM_BANK_SIZE, LANES};
 use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 
 use crate::asm;
 use crate::num;
+use crate::state_json::{event_json, gpr_json, hex32, pc_json, pred_json, q, sreg_json};
 use crate::text::TextFile;
 use crate::timeline::Timeline;
 use crate::trace::Trace;
@@ -842,59 +841,6 @@ impl<'de> Visitor<'de> for Cmem<'_, '_> {
 // ---------------------------------------------------------------------------------
 // Output
 // ---------------------------------------------------------------------------------
-
-pub(crate) fn q(s: &str) -> String {
-    serde_json::to_string(s).unwrap_or_else(|_| "\"?\"".into())
-}
-
-/// A mask: `"0x0000ffff"`.
-pub(crate) fn hex32(v: u32) -> String {
-    format!("\"{v:#010x}\"")
-}
-
-/// An address: `"0x0040"`.
-pub(crate) fn pc_json(pc: u64) -> String {
-    format!("\"{pc:#06x}\"")
-}
-
-// The values of the state file, shared by the final state and the trace's writes.
-
-/// R`n` of every lane: `[0, 1, …]`.
-pub(crate) fn gpr_json(w: &Warp, n: usize) -> String {
-    let vals: Vec<String> = (0..LANES).map(|l| w.reg_n(n, l).to_string()).collect();
-    format!("[{}]", vals.join(", "))
-}
-
-/// A predicate of every lane: `[true, false, …]`.
-pub(crate) fn pred_json(w: &Warp, p: Pred) -> String {
-    let vals: Vec<String> = (0..LANES).map(|l| w.pred(p, l).to_string()).collect();
-    format!("[{}]", vals.join(", "))
-}
-
-/// The value of a stored special register.
-pub(crate) fn sreg_json(w: &Warp, s: SReg) -> String {
-    w.sreg(s, 0).to_string()
-}
-
-/// An event: `{"pc": …, "cycle": …, "lanes": …, "kind": …}`.
-pub(crate) fn event_json(e: &Event) -> String {
-    let (kind, value) = match e.kind {
-        EventKind::Trap(v) => ("TRAP", format!(", \"value\": {v}")),
-        EventKind::Rtt => ("RTT", String::new()),
-        EventKind::Syscall => ("SYSCALL", String::new()),
-        EventKind::PmTrig(v) => ("PMTRIG", format!(", \"value\": {v}")),
-        EventKind::Switch(v) => ("SWITCH", format!(", \"value\": {v}")),
-        EventKind::WarpSleep { from, until } => {
-            ("SLEEP", format!(", \"from\": {from}, \"until\": {until}"))
-        }
-    };
-    format!(
-        "{{\"pc\": {}, \"cycle\": {}, \"lanes\": {}, \"kind\": \"{kind}\"{value}}}",
-        pc_json(e.pc),
-        e.cycle,
-        hex32(e.lanes)
-    )
-}
 
 /// The final state as JSON (the state-file schema plus the run's results).
 pub fn render(m: &Machine, given_breg: u16, fault: Option<&str>) -> String {

@@ -17,7 +17,7 @@ use std::io::{self, Write};
 
 use isa_runtime::{Change, Changes, Machine, Observer, Step, Warp, LANES};
 
-use crate::run::{event_json, gpr_json, hex32, pc_json, pred_json, q, sreg_json};
+use crate::state_json::{event_json, gpr_json, hex32, pc_json, pred_json, q, sreg_json};
 
 /// Writes the trace of a run to `out`; the first write error stops the writing and
 /// is kept for [`Trace::finish`].

@@ -1,32 +1,9 @@
 //! CALL/RET `.ABS` in an object linked away from 0: the offset is an absolute address
 //! (`Va + offset*16`), so the linked program runs the same at any base.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+mod common;
 
-fn isa(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_isa"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn temp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("isa-abs-calls-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d.join(name)
-}
-
-#[track_caller]
-fn ok(o: &Output) -> String {
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
+use common::{isa, ok, temp};
 
 /// The spec's own calling pattern (bru.isa CALL): LEPC loads the return address and the
 /// callee's address (pc-relative, so right at any base), `CALL.ABS R[6:7], 0x0` goes to

@@ -7,52 +7,22 @@
 //! against the interpreting one in `tests/asm.rs`; their generated code is linted in
 //! `isa-gen/tests/hostile.rs`.
 
+mod common;
+
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
 
 use isa_gen::asm::Assembler;
 use isa_gen::model::Model;
 use isa_gen::syntax::ast::DocKind;
+
+use common::{fresh_dir, isa, ok, repo, stderr, stdout};
 
 /// (name, spec file): the directory holds this one file.
 const SPECS: [(&str, &str); 2] = [
     ("vec", "tests/specs/vec/vec.isa"),
     ("split", "tests/specs/split/split.isa"),
 ];
-
-fn spec_file(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(rel)
-}
-
-fn isa(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_isa"))
-        .args(args)
-        .output()
-        .expect("run isa")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-/// Stdout of a run that must succeed.
-fn ok(o: Output) -> String {
-    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
-    stdout(&o)
-}
-
-/// A fresh directory for one test.
-fn temp(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("isa-any-spec-{}-{tag}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
 
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()
@@ -98,18 +68,18 @@ fn records(bytes: &[u8]) -> Vec<u128> {
 
 #[test]
 fn check_is_clean_and_gen_writes_code_that_parses() {
-    let dir = temp("gen");
+    let dir = fresh_dir("gen");
     for (name, rel) in SPECS {
-        let file = spec_file(rel);
-        let out = ok(isa(&["check", s(&file)]));
+        let file = repo(rel);
+        let out = ok(&isa(&["check", s(&file)]));
         assert!(out.contains("; 0 warnings, 0 errors"), "{name}: {out}");
         let rs = dir.join(format!("{name}.rs"));
-        ok(isa(&["gen", s(&file), "-o", s(&rs)]));
+        ok(&isa(&["gen", s(&file), "-o", s(&rs)]));
         let code = std::fs::read_to_string(&rs).unwrap();
         let file = syn::parse_file(&code).unwrap_or_else(|e| panic!("{name}: {e}"));
         // One struct per opcode, named as the API names them (at the top or in the
         // module of its unit).
-        let m = model(&spec_file(rel));
+        let m = model(&repo(rel));
         fn structs_in(items: &[syn::Item], out: &mut BTreeSet<String>) {
             for i in items {
                 match i {
@@ -153,16 +123,16 @@ fn heck_camel(name: &str) -> String {
 /// the same bytes.
 #[test]
 fn every_example_line_assembles_and_disassembles_bit_exactly() {
-    let dir = temp("examples");
+    let dir = fresh_dir("examples");
     for (name, rel) in SPECS {
-        let file = spec_file(rel);
+        let file = repo(rel);
         let m = model(&file);
         let asm = Assembler::new(&m);
         let lines = example_lines(&m);
         assert!(lines.len() >= 15, "{name}: {} example lines", lines.len());
         let src = dir.join(format!("{name}.s"));
         std::fs::write(&src, lines.join("\n") + "\n").unwrap();
-        let hex = words(&ok(isa(&["asm", s(&src), "--spec", s(&file)])));
+        let hex = words(&ok(&isa(&["asm", s(&src), "--spec", s(&file)])));
         assert_eq!(hex.len(), lines.len(), "{name}");
         for (k, (line, w)) in lines.iter().zip(&hex).enumerate() {
             let d = asm
@@ -171,13 +141,13 @@ fn every_example_line_assembles_and_disassembles_bit_exactly() {
             assert_eq!(m.encode(&d), *w, "{name}: {line}");
         }
         let bin = dir.join(format!("{name}.bin"));
-        ok(isa(&["asm", s(&src), "-o", s(&bin), "--spec", s(&file)]));
+        ok(&isa(&["asm", s(&src), "-o", s(&bin), "--spec", s(&file)]));
         assert_eq!(records(&std::fs::read(&bin).unwrap()), hex, "{name}");
-        let text = ok(isa(&["disasm", s(&bin), "--spec", s(&file), "--strict"]));
+        let text = ok(&isa(&["disasm", s(&bin), "--spec", s(&file), "--strict"]));
         assert_eq!(text.lines().count(), lines.len(), "{name}: {text}");
         let again = dir.join(format!("{name}-again.s"));
         std::fs::write(&again, &text).unwrap();
-        let hex2 = words(&ok(isa(&["asm", s(&again), "--spec", s(&file)])));
+        let hex2 = words(&ok(&isa(&["asm", s(&again), "--spec", s(&file)])));
         assert_eq!(hex2, hex, "{name}: {text}");
     }
 }
@@ -186,9 +156,9 @@ fn every_example_line_assembles_and_disassembles_bit_exactly() {
 /// prints it and `isa asm --spec` gives the word back.
 #[test]
 fn every_opcode_round_trips_through_the_commands() {
-    let dir = temp("opcodes");
+    let dir = fresh_dir("opcodes");
     for (name, rel) in SPECS {
-        let file = spec_file(rel);
+        let file = repo(rel);
         let m = model(&file);
         let mut ws: Vec<u128> = Vec::new();
         for i in 0..m.opcodes.len() {
@@ -220,14 +190,14 @@ fn every_opcode_round_trips_through_the_commands() {
         let args: Vec<String> = ws.iter().map(|w| format!("{w:#x}")).collect();
         let mut cmd: Vec<&str> = vec!["disasm", "--spec", s(&file), "--strict", "--hex"];
         cmd.extend(args.iter().map(String::as_str));
-        let text = ok(isa(&cmd));
+        let text = ok(&isa(&cmd));
         assert_eq!(text.lines().count(), ws.len(), "{name}: {text}");
         let src = dir.join(format!("{name}.s"));
         std::fs::write(&src, &text).unwrap();
         let out = isa(&["asm", s(&src), "--spec", s(&file)]);
         // A word whose values break an `__Exception` prints but does not assemble;
         // neither spec has exceptions.
-        assert_eq!(words(&ok(out)), ws, "{name}: {text}");
+        assert_eq!(words(&ok(&out)), ws, "{name}: {text}");
     }
 }
 
@@ -235,7 +205,7 @@ fn every_opcode_round_trips_through_the_commands() {
 /// words of the same program with the address written in.
 #[test]
 fn objects_link_for_another_spec() {
-    let dir = temp("objects");
+    let dir = fresh_dir("objects");
     for (name, rel, with_label, with_address) in [
         (
             "vec",
@@ -250,17 +220,17 @@ fn objects_link_for_another_spec() {
             "  LDK G1, c[0xf][0xfffc]\n  BR.EQ 0x4000\n  BR 0x0\n  STOP\n",
         ),
     ] {
-        let file = spec_file(rel);
+        let file = repo(rel);
         let src = dir.join(format!("{name}.s"));
         std::fs::write(&src, with_label).unwrap();
         let obj = dir.join(format!("{name}.o"));
-        ok(isa(&["asm", s(&src), "-o", s(&obj), "--spec", s(&file)]));
+        ok(&isa(&["asm", s(&src), "-o", s(&obj), "--spec", s(&file)]));
         assert_eq!(&std::fs::read(&obj).unwrap()[..4], b"\x7fELF");
-        let listing = ok(isa(&["disasm", s(&obj), "--spec", s(&file)]));
+        let listing = ok(&isa(&["disasm", s(&obj), "--spec", s(&file)]));
         assert!(listing.contains(".extern f"), "{name}: {listing}");
         assert!(listing.contains("`(f)"), "{name}: {listing}");
         assert!(listing.contains("`(top)"), "{name}: {listing}");
-        let linked = words(&ok(isa(&[
+        let linked = words(&ok(&isa(&[
             "link",
             s(&obj),
             "--symbol",
@@ -270,7 +240,7 @@ fn objects_link_for_another_spec() {
         ])));
         let plain = dir.join(format!("{name}-plain.s"));
         std::fs::write(&plain, with_address).unwrap();
-        let want = words(&ok(isa(&["asm", s(&plain), "--spec", s(&file)])));
+        let want = words(&ok(&isa(&["asm", s(&plain), "--spec", s(&file)])));
         assert_eq!(linked, want, "{name}");
         // Without the symbol, linking fails (exit 1) and says which.
         let o = isa(&["link", s(&obj), "--spec", s(&file)]);
@@ -281,13 +251,13 @@ fn objects_link_for_another_spec() {
 
 #[test]
 fn doc_json_and_diff() {
-    let dir = temp("doc");
+    let dir = fresh_dir("doc");
     for (name, rel) in SPECS {
-        let file = spec_file(rel);
+        let file = repo(rel);
         let m = model(&file);
         // The HTML reference: an index, and every opcode somewhere in the pages.
         let site = dir.join(name);
-        ok(isa(&["doc", s(&file), "-o", s(&site)]));
+        ok(&isa(&["doc", s(&file), "-o", s(&site)]));
         assert!(site.join("index.html").is_file(), "{name}");
         let mut html = String::new();
         for e in std::fs::read_dir(&site).unwrap() {
@@ -322,7 +292,7 @@ fn doc_json_and_diff() {
         }
         // JSON: valid, every opcode by name, the offsets' signedness.
         let json: serde_json::Value =
-            serde_json::from_str(&ok(isa(&["json", s(&file)]))).expect("valid JSON");
+            serde_json::from_str(&ok(&isa(&["json", s(&file)]))).expect("valid JSON");
         let names: BTreeSet<&str> = json["opcodes"]
             .as_array()
             .unwrap()
@@ -350,7 +320,7 @@ fn doc_json_and_diff() {
         let expect: Vec<(String, bool)> = expect.iter().map(|(n, b)| (n.to_string(), *b)).collect();
         assert_eq!(signed, expect, "{name}");
         // The spec against itself: compatible, nothing changed.
-        let out = ok(isa(&["diff", s(&file), s(&file), "--json"]));
+        let out = ok(&isa(&["diff", s(&file), s(&file), "--json"]));
         let v: serde_json::Value = serde_json::from_str(&out).unwrap();
         assert_eq!(v["compatible"], true, "{name}: {out}");
         for k in ["breaks", "added_opcodes", "added_values", "changes"] {
@@ -358,7 +328,7 @@ fn doc_json_and_diff() {
         }
     }
     // Making split's unsigned offsets signed changes how their words print: a break.
-    let text = std::fs::read_to_string(spec_file("tests/specs/split/split.isa")).unwrap();
+    let text = std::fs::read_to_string(repo("tests/specs/split/split.isa")).unwrap();
     let signed = dir.join("split-signed.isa");
     std::fs::write(
         &signed,
@@ -369,11 +339,7 @@ fn doc_json_and_diff() {
         ),
     )
     .unwrap();
-    let o = isa(&[
-        "diff",
-        s(&spec_file("tests/specs/split/split.isa")),
-        s(&signed),
-    ]);
+    let o = isa(&["diff", s(&repo("tests/specs/split/split.isa")), s(&signed)]);
     assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
     let out = stdout(&o);
     assert!(
@@ -400,10 +366,10 @@ fn assert_rejected_on(
     token: &str,
     message: &str,
 ) {
-    let text = std::fs::read_to_string(spec_file(rel)).unwrap();
+    let text = std::fs::read_to_string(repo(rel)).unwrap();
     assert!(text.contains(from), "{name}: `{from}` not in the spec");
     let broken = text.replacen(from, to, 1);
-    let dir = temp(&format!("broken-{name}-{}", token.len()));
+    let dir = fresh_dir(&format!("broken-{name}-{}", token.len()));
     let file = dir.join(format!("{name}.isa"));
     std::fs::write(&file, &broken).unwrap();
     // Where the fault is: its line, and the token's column on it (characters).
@@ -507,16 +473,16 @@ fn broken_copies_are_rejected_at_the_broken_line_and_column() {
 /// vec's word, and the bundled `EXIT` is unknown to vec and split.
 #[test]
 fn the_bundled_spec_does_not_leak_into_another() {
-    let dir = temp("leak");
-    let vec = spec_file("tests/specs/vec/vec.isa");
-    let split = spec_file("tests/specs/split/split.isa");
+    let dir = fresh_dir("leak");
+    let vec = repo("tests/specs/vec/vec.isa");
+    let split = repo("tests/specs/split/split.isa");
     let nop = dir.join("nop.s");
     std::fs::write(&nop, "NOP\n").unwrap();
-    let bundled = words(&ok(isa(&["asm", s(&nop)])));
+    let bundled = words(&ok(&isa(&["asm", s(&nop)])));
     let m = model(&vec);
     let vec_nop = m.encode(&m.default_instruction(m.opcode_by_name("NOP_X").unwrap()));
     assert_eq!(
-        words(&ok(isa(&["asm", s(&nop), "--spec", s(&vec)]))),
+        words(&ok(&isa(&["asm", s(&nop), "--spec", s(&vec)]))),
         [vec_nop]
     );
     assert_ne!(bundled, [vec_nop]);
@@ -558,13 +524,13 @@ fn the_bundled_spec_does_not_leak_into_another() {
 /// word for it (it is not read as `@F1 WAIT 0x3`).
 #[test]
 fn a_guard_without_not_is_refused_by_isa_asm() {
-    let dir = temp("guard");
-    let vec = spec_file("tests/specs/vec/vec.isa");
+    let dir = fresh_dir("guard");
+    let vec = repo("tests/specs/vec/vec.isa");
     let good = dir.join("good.s");
     std::fs::write(&good, "WAIT 0x3\n@F1 WAIT 0x3\n").unwrap();
     let major = 0x12u128 << 122;
     assert_eq!(
-        words(&ok(isa(&["asm", s(&good), "--spec", s(&vec)]))),
+        words(&ok(&isa(&["asm", s(&good), "--spec", s(&vec)]))),
         [major | 0x3 << 10 | 3, major | 0x3 << 10 | 1]
     );
     let bad = dir.join("bad.s");
@@ -597,11 +563,11 @@ fn both_tiers_report_the_same_errors() {
         }
     }
     assert!(lines.len() > 50, "{} lines", lines.len());
-    let dir = temp("tiers");
+    let dir = fresh_dir("tiers");
     let prog = dir.join("bad.s");
     std::fs::write(&prog, lines.join("\n") + "\n").unwrap();
     let generated = isa(&["asm", s(&prog)]);
-    let bundled = spec_file("isa-spec");
+    let bundled = repo("isa-spec");
     let interpreted = isa(&["asm", s(&prog), "--spec", s(&bundled)]);
     assert_eq!(generated.status.code(), Some(1));
     assert_eq!(interpreted.status.code(), Some(1));

@@ -1,36 +1,9 @@
 //! The command line as a user meets it: help, version, completions, man pages, the lint
 //! controls of `isa check`, and exit statuses.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+mod common;
 
-fn isa(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_isa"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn out(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn err(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn spec_dir() -> String {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../isa-spec")
-        .to_string_lossy()
-        .into_owned()
-}
-
-fn temp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("isa-cli-test-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d.join(name)
-}
+use common::{isa, repo, spec_dir, stderr, stdout, temp};
 
 /// Each command's own help names its options and its exit status, and `isa help CMD`
 /// prints the same text.
@@ -58,15 +31,15 @@ fn every_command_has_its_own_help() {
     for (cmd, words) in commands {
         let o = isa(&[cmd, "--help"]);
         assert_eq!(o.status.code(), Some(0), "isa {cmd} --help");
-        let text = out(&o);
+        let text = stdout(&o);
         assert!(text.contains(&format!("Usage: isa {cmd}")), "{text}");
         for w in words {
             assert!(text.contains(w), "isa {cmd} --help lacks {w}:\n{text}");
         }
-        assert_eq!(out(&isa(&["help", cmd])), text, "isa help {cmd}");
+        assert_eq!(stdout(&isa(&["help", cmd])), text, "isa help {cmd}");
     }
     // The lint names come from the one list the checker uses.
-    let check = out(&isa(&["check", "--help"]));
+    let check = stdout(&isa(&["check", "--help"]));
     for lint in isa_gen::diag::Lint::ALL {
         assert!(check.contains(lint.name()), "{check}");
     }
@@ -76,15 +49,19 @@ fn every_command_has_its_own_help() {
 fn version_and_usage_errors() {
     let o = isa(&["--version"]);
     assert_eq!(o.status.code(), Some(0));
-    assert_eq!(out(&o), format!("isa {}\n", env!("CARGO_PKG_VERSION")));
+    assert_eq!(stdout(&o), format!("isa {}\n", env!("CARGO_PKG_VERSION")));
     // No command: the usage, exit 2.
     let o = isa(&[]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(err(&o).contains("Usage: isa <COMMAND>"), "{}", err(&o));
+    assert!(
+        stderr(&o).contains("Usage: isa <COMMAND>"),
+        "{}",
+        stderr(&o)
+    );
     // A misspelt command is a usage error with a suggestion.
     let o = isa(&["chek"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(err(&o).contains("check"), "{}", err(&o));
+    assert!(stderr(&o).contains("check"), "{}", stderr(&o));
     // `isa run` keeps its contract: a bad option is bad input, exit 1.
     assert_eq!(isa(&["run", "--bogus", "x.s"]).status.code(), Some(1));
     assert_eq!(isa(&["asm", "--bogus", "x.s"]).status.code(), Some(2));
@@ -99,7 +76,7 @@ fn completions_and_man_pages() {
     ] {
         let o = isa(&["completions", shell]);
         assert_eq!(o.status.code(), Some(0), "{shell}");
-        let script = out(&o);
+        let script = stdout(&o);
         assert!(script.contains(marker), "{shell}: {script}");
         for cmd in ["check", "disasm", "run"] {
             assert!(script.contains(cmd), "{shell} completion lacks {cmd}");
@@ -107,7 +84,7 @@ fn completions_and_man_pages() {
     }
     assert_eq!(isa(&["completions", "tcsh"]).status.code(), Some(2));
 
-    let page = out(&isa(&["man"]));
+    let page = stdout(&isa(&["man"]));
     assert!(
         page.starts_with(".ie") || page.contains(".TH isa 1"),
         "{page}"
@@ -115,7 +92,7 @@ fn completions_and_man_pages() {
     assert!(page.contains("check"), "{page}");
     let dir = temp("man");
     let o = isa(&["man", "-o", dir.to_str().unwrap()]);
-    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     for file in ["isa.1", "isa-check.1", "isa-run.1", "isa-disasm.1"] {
         let text = std::fs::read_to_string(dir.join(file)).unwrap();
         assert!(text.contains(".TH"), "{file}: {text}");
@@ -125,10 +102,10 @@ fn completions_and_man_pages() {
 /// `--quiet` prints the summary line alone (the bundled spec has warnings, no errors).
 #[test]
 fn check_quiet_prints_only_the_summary() {
-    let o = isa(&["check", &spec_dir(), "--quiet"]);
+    let o = isa(&["check", &spec_dir().display().to_string(), "--quiet"]);
     assert_eq!(o.status.code(), Some(0));
-    assert_eq!(err(&o), "");
-    let text = out(&o);
+    assert_eq!(stderr(&o), "");
+    let text = stdout(&o);
     assert_eq!(text.lines().count(), 1, "{text}");
     assert!(text.contains(" warnings (examples "), "{text}");
     assert!(text.ends_with(", 0 errors\n"), "{text}");
@@ -136,11 +113,11 @@ fn check_quiet_prints_only_the_summary() {
 
 #[test]
 fn check_allow_and_deny_lints() {
-    let spec = spec_dir();
+    let spec = spec_dir().display().to_string();
     // The default: warnings named by their lint.
     let o = isa(&["check", &spec, "--format", "short"]);
     assert_eq!(o.status.code(), Some(0));
-    let all = err(&o);
+    let all = stderr(&o);
     let examples = all.matches("warning[examples]").count();
     assert!(examples > 0, "{all}");
     assert_eq!(
@@ -152,22 +129,22 @@ fn check_allow_and_deny_lints() {
     // Allowing one lint removes exactly its warnings, and the summary says so.
     let o = isa(&["check", &spec, "--format", "short", "-A", "examples"]);
     assert_eq!(o.status.code(), Some(0));
-    assert!(!err(&o).contains("[examples]"), "{}", err(&o));
-    assert_eq!(err(&o).lines().count(), all.lines().count() - examples);
+    assert!(!stderr(&o).contains("[examples]"), "{}", stderr(&o));
+    assert_eq!(stderr(&o).lines().count(), all.lines().count() - examples);
     assert!(
-        out(&o).contains(&format!(", {examples} allowed, 0 errors")),
+        stdout(&o).contains(&format!(", {examples} allowed, 0 errors")),
         "{}",
-        out(&o)
+        stdout(&o)
     );
 
     // Denying makes them errors: exit 1.
     let o = isa(&["check", &spec, "--format", "short", "-D", "examples"]);
     assert_eq!(o.status.code(), Some(1));
-    assert_eq!(err(&o).matches("error[examples]").count(), examples);
+    assert_eq!(stderr(&o).matches("error[examples]").count(), examples);
     assert!(
-        out(&o).contains(&format!(", {examples} errors")),
+        stdout(&o).contains(&format!(", {examples} errors")),
         "{}",
-        out(&o)
+        stdout(&o)
     );
 
     // `warnings` is every lint; a lint named on its own beats it.
@@ -175,25 +152,33 @@ fn check_allow_and_deny_lints() {
         "check", &spec, "--format", "short", "-D", "warnings", "-A", "examples",
     ]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(!err(&o).contains("[examples]"));
-    assert!(!err(&o).contains("warning["), "{}", err(&o));
+    assert!(!stderr(&o).contains("[examples]"));
+    assert!(!stderr(&o).contains("warning["), "{}", stderr(&o));
     let o = isa(&["check", &spec, "-q", "-A", "warnings"]);
     assert_eq!(o.status.code(), Some(0));
-    assert!(out(&o).contains("; 0 warnings, "), "{}", out(&o));
+    assert!(stdout(&o).contains("; 0 warnings, "), "{}", stdout(&o));
 
     // Unknown or contradictory names are usage errors.
     let o = isa(&["check", &spec, "-A", "exampels"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(err(&o).contains("did you mean `examples`?"), "{}", err(&o));
+    assert!(
+        stderr(&o).contains("did you mean `examples`?"),
+        "{}",
+        stderr(&o)
+    );
     let o = isa(&["check", &spec, "-A", "syntax", "-D", "syntax"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(err(&o).contains("both allowed and denied"), "{}", err(&o));
+    assert!(
+        stderr(&o).contains("both allowed and denied"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 /// `isa doc`, `isa json` and `isa gen` print errors only; the summary counts warnings.
 #[test]
 fn doc_json_and_gen_print_no_lint_text() {
-    let spec = spec_dir();
+    let spec = spec_dir().display().to_string();
     let site = temp("site");
     let json = temp("isa.json");
     let rs = temp("isa.rs");
@@ -203,8 +188,8 @@ fn doc_json_and_gen_print_no_lint_text() {
         vec!["gen", &spec, "-o", rs.to_str().unwrap()],
     ] {
         let o = isa(&args);
-        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", err(&o));
-        let text = err(&o);
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+        let text = stderr(&o);
         assert_eq!(text.lines().count(), 1, "{args:?}: {text}");
         assert!(text.contains(" warnings ("), "{text}");
     }
@@ -239,32 +224,32 @@ fn disasm_of_bad_words_succeeds_and_loses_nothing() {
     std::fs::write(&prog, "NOP\nEXIT\n").unwrap();
     let bin = temp("ok.bin");
     let o = isa(&["asm", prog.to_str().unwrap(), "-o", bin.to_str().unwrap()]);
-    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let mut bytes = std::fs::read(&bin).unwrap();
     bytes.splice(16..16, [0xffu8; 16]);
     let bad = temp("bad.bin");
     std::fs::write(&bad, &bytes).unwrap();
 
     let o = isa(&["disasm", bad.to_str().unwrap()]);
-    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
-    let text = out(&o);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = stdout(&o);
     assert_eq!(text.lines().count(), 3, "{text}");
     assert!(
         text.contains("/*0010*/  .word 0xffffffffffffffffffffffffffffffff ;"),
         "{text}"
     );
-    assert!(err(&o).starts_with("warning: "), "{}", err(&o));
+    assert!(stderr(&o).starts_with("warning: "), "{}", stderr(&o));
     // What it printed assembles back to the same bytes.
     let back = temp("back.s");
     std::fs::write(&back, &text).unwrap();
     let again = temp("back.bin");
     let o = isa(&["asm", back.to_str().unwrap(), "-o", again.to_str().unwrap()]);
-    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(std::fs::read(&again).unwrap(), bytes);
 
     let o = isa(&["disasm", "--strict", bad.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1));
-    assert_eq!(out(&o), text);
+    assert_eq!(stdout(&o), text);
 }
 
 /// `BRA (.L_x)` (no backtick) says how a label reference is written.
@@ -274,7 +259,7 @@ fn a_label_without_its_backtick_gets_a_hint() {
     std::fs::write(&prog, ".L_x:\n  BRA (.L_x)\n").unwrap();
     let o = isa(&["asm", prog.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1));
-    let e = err(&o);
+    let e = stderr(&o);
     assert!(
         e.contains("label.s:2:7: error: expected an operand, found `(.L_x)`"),
         "{e}"
@@ -289,19 +274,24 @@ fn a_label_without_its_backtick_gets_a_hint() {
 /// output as the path given as an argument.
 #[test]
 fn spec_option_is_the_same_as_a_spec_argument() {
-    let vec = format!("{}/../tests/specs/vec", env!("CARGO_MANIFEST_DIR"));
+    let vec = repo("tests/specs/vec").display().to_string();
     for cmd in [&["check", "--quiet"][..], &["json"], &["gen", "-o", "-"]] {
         let by_arg = isa(&[cmd, &[vec.as_str()][..]].concat());
         let by_option = isa(&[cmd, &["--spec", vec.as_str()][..]].concat());
-        assert_eq!(by_arg.status.code(), Some(0), "{cmd:?}: {}", err(&by_arg));
-        assert_eq!(out(&by_arg), out(&by_option), "{cmd:?}");
+        assert_eq!(
+            by_arg.status.code(),
+            Some(0),
+            "{cmd:?}: {}",
+            stderr(&by_arg)
+        );
+        assert_eq!(stdout(&by_arg), stdout(&by_option), "{cmd:?}");
         assert_eq!(by_arg.status.code(), by_option.status.code(), "{cmd:?}");
     }
     // `check` and `gen` need a spec one way or the other.
     for cmd in ["check", "gen"] {
         let o = isa(&[cmd]);
         assert_eq!(o.status.code(), Some(2), "{cmd}");
-        assert!(err(&o).contains("<SPEC>"), "{cmd}: {}", err(&o));
+        assert!(stderr(&o).contains("<SPEC>"), "{cmd}: {}", stderr(&o));
     }
 }
 
@@ -309,15 +299,15 @@ fn spec_option_is_the_same_as_a_spec_argument() {
 /// fails instead of writing code that cannot compile.
 #[test]
 fn gen_of_a_spec_without_opcodes_says_so() {
-    let base = format!("{}/base.isa", spec_dir());
+    let base = spec_dir().join("base.isa").display().to_string();
     let o = isa(&["check", &base, "--quiet"]);
-    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let o = isa(&["gen", &base, "-o", "-"]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(out(&o).is_empty());
+    assert!(stdout(&o).is_empty());
     assert!(
-        err(&o).contains("error: the spec defines no opcode (`__DefOpcode`)"),
+        stderr(&o).contains("error: the spec defines no opcode (`__DefOpcode`)"),
         "{}",
-        err(&o)
+        stderr(&o)
     );
 }

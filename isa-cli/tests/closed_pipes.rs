@@ -1,8 +1,11 @@
 //! A reader that goes away (`isa check isa-spec 2>&1 | head -1`) must not make the tool
 //! panic: what cannot be written is dropped and the exit status is the command's own.
 
-use std::path::PathBuf;
-use std::process::{Command, Stdio};
+mod common;
+
+use std::process::Stdio;
+
+use common::{isa_command, spec_dir, temp};
 
 /// A pipe whose reading end is already closed: every write to it fails (EPIPE).
 fn closed_pipe() -> Stdio {
@@ -11,14 +14,10 @@ fn closed_pipe() -> Stdio {
     writer.into()
 }
 
-fn spec_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../isa-spec")
-}
-
 /// Runs `isa args` with stdout and/or stderr closed; returns the exit code and stderr
 /// (when it is open).
 fn run(args: &[&str], close_stdout: bool, close_stderr: bool) -> (Option<i32>, String) {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_isa"));
+    let mut cmd = isa_command();
     cmd.args(args);
     cmd.stdout(if close_stdout {
         closed_pipe()
@@ -77,7 +76,7 @@ fn a_closed_stdout_is_an_error_for_commands_whose_output_is_the_product() {
         assert!(err.contains("Broken pipe"), "isa {args:?}: {err}");
     }
     // `isa run` reports its errors with exit 1 (2 is a runtime fault).
-    let prog = std::env::temp_dir().join(format!("isa-pipe-test-{}.s", std::process::id()));
+    let prog = temp("exit.s");
     std::fs::write(&prog, "EXIT\n").unwrap();
     let (code, err) = run(&["run", prog.to_str().unwrap()], true, false);
     assert_eq!(code, Some(1), "{err}");

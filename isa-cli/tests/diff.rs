@@ -1,39 +1,15 @@
 //! `isa diff OLD NEW` on the bundled spec and edited copies of it.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod common;
 
-fn spec_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../isa-spec")
-}
+use std::path::Path;
 
-/// A copy of the bundled spec with `edit(file name, text)` applied to each file.
-fn copy(tag: &str, edit: impl Fn(&str, String) -> String) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("isa-diff-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    for e in std::fs::read_dir(spec_dir()).unwrap() {
-        let p = e.unwrap().path();
-        if p.extension().is_some_and(|x| x == "isa") {
-            let name = p.file_name().unwrap().to_str().unwrap().to_string();
-            let text = std::fs::read_to_string(&p).unwrap();
-            std::fs::write(dir.join(&name), edit(&name, text)).unwrap();
-        }
-    }
-    dir
-}
+use common::{isa, isa_command, spec_copy, spec_dir, stderr, stdout};
 
+/// Runs `isa diff args`: the exit code, stdout and stderr.
 fn diff(args: &[&Path]) -> (Option<i32>, String, String) {
-    let o = Command::new(env!("CARGO_BIN_EXE_isa"))
-        .arg("diff")
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        o.status.code(),
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
+    let o = isa_command().arg("diff").args(args).output().unwrap();
+    (o.status.code(), stdout(&o), stderr(&o))
 }
 
 fn replace_in(
@@ -76,7 +52,7 @@ fn the_bundled_spec_against_itself_is_compatible() {
 
 #[test]
 fn a_new_opcode_in_a_free_head_is_a_compatible_addition() {
-    let dir = copy("add", |name, text| {
+    let dir = spec_copy("add", |name, text| {
         match name {
         "base.isa" => text.replacen("    SHFL = 0x01;", "    SHFL = 0x01;\n    NEWOP = 0x0a;", 1),
         "misc.isa" => {
@@ -105,7 +81,7 @@ fn a_new_opcode_in_a_free_head_is_a_compatible_addition() {
 
 #[test]
 fn a_moved_field_is_incompatible_and_names_the_opcodes() {
-    let dir = copy(
+    let dir = spec_copy(
         "move",
         replace_in(
             "bru.isa",
@@ -125,17 +101,14 @@ fn a_moved_field_is_incompatible_and_names_the_opcodes() {
         .lines()
         .find_map(|l| l.trim().strip_prefix("word 0x"))
         .unwrap();
-    let o = Command::new(env!("CARGO_BIN_EXE_isa"))
-        .args(["disasm", "--hex", word])
-        .output()
-        .unwrap();
+    let o = isa(&["disasm", "--hex", word]);
     assert!(String::from_utf8_lossy(&o.stdout).contains("BRA.U"));
     let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn a_changed_enum_code_is_incompatible_and_names_the_type() {
-    let dir = copy(
+    let dir = spec_copy(
         "renumber",
         replace_in("bru.isa", "    DIV;\n    CONV;", "    CONV;\n    DIV;"),
     );
@@ -151,7 +124,7 @@ fn a_changed_enum_code_is_incompatible_and_names_the_type() {
     );
 
     // The same for tools.
-    let o = Command::new(env!("CARGO_BIN_EXE_isa"))
+    let o = isa_command()
         .args(["diff", "--json"])
         .arg(spec_dir())
         .arg(&dir)
@@ -178,7 +151,7 @@ fn usage_and_input_errors_exit_2() {
     let missing = Path::new("/nonexistent/spec");
     assert_eq!(diff(&[&spec_dir()]).0, Some(2));
     assert_eq!(diff(&[&spec_dir(), missing]).0, Some(2));
-    let broken = copy(
+    let broken = spec_copy(
         "broken",
         replace_in("base.isa", "__DefRegFile Reg<8>", "__DefRegFile Reg<0>"),
     );

@@ -2,20 +2,19 @@
 //! `isa disasm --cfg` and `isa link`. Each gets an error that says what and where, or
 //! output proportional to the object, never a panic or an exhausted memory.
 
+mod common;
+
 use std::path::PathBuf;
-use std::process::{Command, Output};
 
 use isa::backend::{CodeBuffer, Target};
 use isa::Instruction;
 use isa_object::{LabelName, Object};
 
-fn isa(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_isa"))
-        .args(args)
-        .output()
-        .unwrap()
-}
+use common::{isa, stderr};
 
+/// File `name` in one directory under the target directory, overwritten by each run
+/// (not `common::dir`, one per process in the system's temporary directory: some of
+/// these objects are megabytes).
 fn path(name: &str) -> String {
     let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("hostile-objects");
     std::fs::create_dir_all(&d).unwrap();
@@ -30,10 +29,6 @@ fn save(name: &str, bytes: &[u8]) -> String {
 
 fn insn(text: &str) -> Instruction {
     text.parse().unwrap()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
 /// An object of `isa asm`: two calls to `f` (relocations 0 and 1, at 0x10 and 0x20).

@@ -1,34 +1,20 @@
 //! `isa lsp` driven as an editor drives it: JSON-RPC frames over the spawned binary's
 //! stdin and stdout, on a copy of the bundled spec in a temporary directory.
 
+mod common;
+
 use std::collections::BTreeSet;
 use std::io::{BufRead, BufReader, Read, Write};
-use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::path::Path;
+use std::process::{Child, ChildStdin, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
 use serde_json::{json, Value};
 
+use common::{isa_command, spec_copy};
+
 const TIMEOUT: Duration = Duration::from_secs(120);
-
-fn spec_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../isa-spec")
-}
-
-/// A fresh copy of the bundled spec's `.isa` files.
-fn copy_spec(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("isa-lsp-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    for e in std::fs::read_dir(spec_dir()).unwrap() {
-        let p = e.unwrap().path();
-        if p.extension().is_some_and(|x| x == "isa") {
-            std::fs::copy(&p, dir.join(p.file_name().unwrap())).unwrap();
-        }
-    }
-    dir
-}
 
 fn uri(p: &Path) -> String {
     // The test directories hold only ASCII names.
@@ -46,7 +32,7 @@ struct Client {
 
 impl Client {
     fn start() -> Client {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_isa"))
+        let mut child = isa_command()
             .arg("lsp")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -189,7 +175,7 @@ fn at(path: &Path, (line, character): (u32, u32)) -> Value {
 
 #[test]
 fn an_editor_session_on_the_bundled_spec() {
-    let dir = copy_spec("session");
+    let dir = spec_copy("session", |_, text| text);
     let bru = dir.join("bru.isa");
     let text = std::fs::read_to_string(&bru).unwrap();
     let mut c = Client::start();
@@ -406,7 +392,7 @@ fn an_editor_session_on_the_bundled_spec() {
 /// belongs to; a file of the directory that is not open is checked from disk.
 #[test]
 fn diagnostics_are_those_of_isa_check() {
-    let dir = copy_spec("check");
+    let dir = spec_copy("check", |_, text| text);
     // Break udp.isa on disk (not open): an unknown type.
     let udp = dir.join("udp.isa");
     let t = std::fs::read_to_string(&udp).unwrap();
@@ -477,7 +463,7 @@ fn protocol_order() {
 /// (after Chinese text and a character outside the BMP, on the same line).
 #[test]
 fn opening_a_file_with_an_unknown_name_after_chinese_text() {
-    let dir = copy_spec("open");
+    let dir = spec_copy("open", |_, text| text);
     let bru = dir.join("bru.isa");
     let text = std::fs::read_to_string(&bru).unwrap().replacen(
         r#""BRA_U should be used with .DIV/.CONV."> = (cond!="DIV")"#,

@@ -1,43 +1,13 @@
 //! Object files and control flow on the command line: `isa asm -o FILE.o`, what binutils
 //! make of it, `isa disasm FILE.o`, `isa link`, and `isa disasm --cfg`.
 
+mod common;
+
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
-fn isa(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_isa"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn dir() -> PathBuf {
-    let d = std::env::temp_dir().join(format!("isa-object-test-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn write(name: &str, text: &str) -> String {
-    let p = dir().join(name);
-    std::fs::write(&p, text).unwrap();
-    p.to_string_lossy().into_owned()
-}
-
-fn path(name: &str) -> String {
-    dir().join(name).to_string_lossy().into_owned()
-}
-
-#[track_caller]
-fn ok(o: &Output) -> String {
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8(o.stdout.clone()).unwrap()
-}
+use common::{isa, ok, path, repo, spec_dir, write};
 
 const PROGRAM: &str = "\
 // A loop calling a function defined elsewhere.
@@ -333,7 +303,7 @@ fn cfg_of_if_else_loop_and_jump_table() {
 /// by path behaves exactly like the built-in one.
 #[test]
 fn spec_option_uses_the_model() {
-    let spec = Path::new(env!("CARGO_MANIFEST_DIR")).join("../isa-spec");
+    let spec = spec_dir();
     let spec = spec.to_str().unwrap();
     let src = write("spec.s", PROGRAM);
     let a = path("a.o");
@@ -350,7 +320,7 @@ fn spec_option_uses_the_model() {
         ok(&isa(&["disasm", "--cfg", &a, "--spec", spec]))
     );
     // Another spec's object linked without its spec: the error says so.
-    let vec = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/specs/vec");
+    let vec = repo("tests/specs/vec");
     let vec = vec.to_str().unwrap();
     let vj = path("vj.o");
     let vsrc = write("vj.s", ".extern far\nJMP `(far)\nHALT\n");
@@ -455,7 +425,7 @@ fn a_code_listing_keeps_relocation_addends_through_link() {
     linked.link(|s| (s == "f").then_some(0x9000)).unwrap();
     let expected: String = linked.words().map(|w| format!("{w:#034x}\n")).collect();
     let listing = write("addends.s", &code.listing());
-    let spec = Path::new(env!("CARGO_MANIFEST_DIR")).join("../isa-spec");
+    let spec = spec_dir();
     for tier in [&[][..], &["--spec", spec.to_str().unwrap()][..]] {
         let obj = path("addends.o");
         ok(&isa(&[&["asm", &listing, "-o", &obj][..], tier].concat()));
@@ -537,7 +507,7 @@ fn documented_type(name: &str) -> u32 {
 /// both), so swapping the two numbers in the code fails here.
 #[test]
 fn relocation_type_numbers_are_the_documented_ones() {
-    let vec = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/specs/vec");
+    let vec = repo("tests/specs/vec");
     let vec = vec.to_str().unwrap();
     let src = write("types.s", ".extern far\nJMP `(far)\nCALLX `(far)\nHALT\n");
     let obj = path("types.o");

@@ -1,37 +1,8 @@
 //! `isa run`: exit codes, the JSON state in and out, and error messages.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+mod common;
 
-use serde_json::Value;
-
-fn dir() -> PathBuf {
-    let d = std::env::temp_dir().join(format!("isa-run-test-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn write(name: &str, text: &str) -> String {
-    let p = dir().join(name);
-    std::fs::write(&p, text).unwrap();
-    p.to_string_lossy().into_owned()
-}
-
-fn isa(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_isa"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn json(o: &Output) -> Value {
-    serde_json::from_slice(&o.stdout)
-        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&o.stdout)))
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use common::{dir, isa, json, stderr, write};
 
 /// Runs `isa args`, checks its exit code, and returns what it wrote to stderr.
 #[track_caller]

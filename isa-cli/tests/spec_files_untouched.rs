@@ -3,12 +3,15 @@
 //! output path that names one of the inputs (however it is spelled) is refused before
 //! anything is written.
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 use std::time::SystemTime;
 
+/// Runs `isa args` in `dir`.
 fn isa(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_isa"))
+    common::isa_command()
         .args(args)
         .current_dir(dir)
         .output()

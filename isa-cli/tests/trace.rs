@@ -2,47 +2,16 @@
 //! line: the trace's lines for a program traced by hand, the replay property on random
 //! programs, the picture's structure, and the errors.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+mod common;
+
+// The random SIMT programs and the label-aware assembler of isa-runtime's tests.
+#[path = "../../isa-runtime/tests/common/mod.rs"]
+mod runtime_common;
 
 use proptest::prelude::*;
 use serde_json::{Map, Value};
 
-// The random SIMT programs and the label-aware assembler of isa-runtime's tests.
-#[path = "../../isa-runtime/tests/common/mod.rs"]
-mod common;
-
-fn dir() -> PathBuf {
-    let d = std::env::temp_dir().join(format!("isa-trace-test-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn write(name: &str, text: &str) -> String {
-    let p = dir().join(name);
-    std::fs::write(&p, text).unwrap();
-    p.to_string_lossy().into_owned()
-}
-
-fn path(name: &str) -> String {
-    dir().join(name).to_string_lossy().into_owned()
-}
-
-fn isa(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_isa"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn json(o: &Output) -> Value {
-    serde_json::from_slice(&o.stdout)
-        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&o.stdout)))
-}
+use common::{isa, json, path, repo, stderr, write};
 
 fn lines(file: &str) -> Vec<Value> {
     std::fs::read_to_string(file)
@@ -165,7 +134,7 @@ fn the_trace_of_a_program_traced_by_hand() {
 /// Replays a trace over the initial state (`isa run --max-steps 0` prints it) the way
 /// docs/state-format.md says, checking each line on the way; returns the state.
 fn replay(initial: &Value, trace: &[Value], src: &str) -> Value {
-    let insns = common::asm(src);
+    let insns = runtime_common::asm(src);
     let mut state = initial.clone();
     // `--max-steps 0` stopped it with a fault; the run's own end is the trace's.
     state.as_object_mut().unwrap().remove("fault");
@@ -213,7 +182,7 @@ fn replay(initial: &Value, trace: &[Value], src: &str) -> Value {
 }
 
 fn replay_matches(seed: u64) -> Result<(), String> {
-    let p = common::simt::simt(seed);
+    let p = runtime_common::simt::simt(seed);
     let prog = write(&format!("simt-{seed}.s"), &p.text);
     let state = write(&format!("simt-{seed}.json"), &p.state_json());
     let trace = path(&format!("simt-{seed}.jsonl"));
@@ -260,7 +229,7 @@ proptest! {
 
 #[test]
 fn replaying_the_trace_of_the_example_gives_its_final_state() {
-    let prog = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../docs/examples/divergence.s");
+    let prog = repo("docs/examples/divergence.s");
     let prog = prog.to_str().unwrap();
     let src = std::fs::read_to_string(prog).unwrap();
     let trace = path("divergence.jsonl");
@@ -390,7 +359,7 @@ fn the_timeline_of_a_program_traced_by_hand() {
 
 #[test]
 fn the_timeline_of_the_example_wraps_and_shows_every_state() {
-    let prog = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../docs/examples/divergence.s");
+    let prog = repo("docs/examples/divergence.s");
     let svg = path("divergence.svg");
     let o = isa(&["run", prog.to_str().unwrap(), "--timeline", &svg]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));

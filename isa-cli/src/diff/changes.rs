@@ -7,8 +7,7 @@ use std::collections::BTreeMap;
 
 use isa_gen::model::{Field, Model, Opcode, Role, Type, TypeKind};
 
-use crate::doc::text::value_text;
-use crate::lsp::bits;
+use crate::doc::text::{bits, value_text};
 
 /// One change.
 #[derive(Debug, Clone, PartialEq, Eq)]

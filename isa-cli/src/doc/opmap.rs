@@ -49,7 +49,7 @@ impl Axis {
     }
 
     fn bits(&self) -> String {
-        crate::lsp::bits(self.start, self.width)
+        super::text::bits(self.start, self.width)
     }
 }
 

@@ -1,6 +1,7 @@
-//! The model as text, shared by `isa doc` and `isa json`: values in the spec's own
-//! spelling, expressions written back in the DSL, bit widths per case, operand and
-//! role names, and a syntax template per opcode.
+//! The model as text, shared by `isa doc`, `isa json`, `isa diff` and the language
+//! server's hovers: values in the spec's own spelling, bit ranges, expressions written
+//! back in the DSL, bit widths per case, operand and role names, and a syntax template
+//! per opcode.
 
 use isa_gen::model::{
     CExpr, Field, ListRef, Model, Opcode, Operand, OperandKind, Role, Type, TypeKind,
@@ -49,6 +50,15 @@ pub fn type_kind_name(t: &Type) -> &'static str {
         TypeKind::RegFile(_) => "regfile",
         TypeKind::Immediate { .. } => "immediate",
         TypeKind::ConstMem { .. } => "constmem",
+    }
+}
+
+/// `23:16`, or `5` for one bit (as manuals and the HTML reference write bits).
+pub fn bits(start: u32, width: u32) -> String {
+    if width <= 1 {
+        format!("{start}")
+    } else {
+        format!("{}:{start}", start + width - 1)
     }
 }
 

@@ -13,7 +13,7 @@ fn bundled() -> isa_gen::Checked {
 }
 
 fn schema() -> Value {
-    serde_json::from_str(SCHEMA).expect("docs/isa.schema.json is JSON")
+    serde_json::from_str(SCHEMA).expect("isa.schema.json is JSON")
 }
 
 #[test]

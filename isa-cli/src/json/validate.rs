@@ -1,4 +1,4 @@
-//! A focused JSON Schema (2020-12) validator for the subset `docs/isa.schema.json`
+//! A focused JSON Schema (2020-12) validator for the subset `isa.schema.json`
 //! uses: `type`, `properties`, `required`, `additionalProperties`, `items`, `enum`,
 //! `const`, `$ref` (to `#/$defs/…`), `oneOf`, `anyOf`, `minimum`, `maximum`, `minItems`,
 //! plus the annotations `$schema`, `$id`, `$defs`, `title`, `description`.

@@ -13,16 +13,7 @@ use isa_gen::model::{DefKind, Model, Role, TypeKind};
 use isa_gen::syntax::ast::{FieldInit, Item};
 
 use super::project::Analysis;
-use crate::doc::text::{role_name, syntax_template, value_text};
-
-/// `23:16`, or `5` for one bit (as manuals and the HTML reference write bits).
-pub fn bits(start: u32, width: u32) -> String {
-    if width <= 1 {
-        format!("{start}")
-    } else {
-        format!("{}:{start}", start + width - 1)
-    }
-}
+use crate::doc::text::{bits, role_name, syntax_template, value_text};
 
 /// The model to describe resolved facts with, and whether it is the current one.
 fn model<'a>(now: &'a Analysis, last_good: Option<&'a Analysis>) -> Option<(&'a Model, bool)> {

@@ -19,9 +19,6 @@ mod nav;
 pub mod pos;
 mod project;
 
-/// `23:16`, or `5` for one bit (also used by `isa diff`).
-pub use hover::bits;
-
 use std::collections::HashMap;
 use std::io::{BufRead, Read, Write};
 use std::process::ExitCode;
