@@ -3,12 +3,7 @@
 use super::*;
 
 impl Gen<'_> {
-    fn operand_info(
-        &self,
-        op: &Opcode,
-        kind: &OperandKind,
-        span_text: &str,
-    ) -> TokenStream {
+    fn operand_info(&self, op: &Opcode, kind: &OperandKind, span_text: &str) -> TokenStream {
         let m = self.model;
         let (k, fields, bw, optional) = match kind {
             OperandKind::Field(f) => {

@@ -189,29 +189,26 @@ impl<'m> Cx<'m> {
     /// (`UIMAD.WIDE.U32` is `UIMAD_WIDE`, not `UIMAD`). Returns it and how many of
     /// `comps` its name used.
     fn family_of(&self, head: &str, comps: &[Comp]) -> Option<(&Family, usize)> {
-        let mut best: Option<(&Family, usize)> = None;
-        for f in &self.families {
-            let used = if f.name == head {
-                Some(0)
-            } else if f.parts[0] == head
-                && f.parts.len() > 1
-                && comps.len() >= f.parts.len() - 1
-                && f.parts[1..]
-                    .iter()
-                    .zip(comps)
-                    .all(|(p, c)| !c.optional && p == c.text)
-            {
-                Some(f.parts.len() - 1)
-            } else {
-                None
-            };
-            if let Some(u) = used {
-                if best.is_none_or(|(_, b)| u > b) {
-                    best = Some((f, u));
+        // Family names differ, so two families never use the same number of words of
+        // one mnemonic: the maximum is unique.
+        self.families
+            .iter()
+            .filter_map(|f| {
+                if f.name == head {
+                    Some((f, 0))
+                } else {
+                    // A one-word name equal to `head` took the branch above.
+                    let rest = &f.parts[1..];
+                    (f.parts[0] == head
+                        && comps.len() >= rest.len()
+                        && rest
+                            .iter()
+                            .zip(comps)
+                            .all(|(p, c)| !c.optional && p == c.text))
+                    .then_some((f, rest.len()))
                 }
-            }
-        }
-        best
+            })
+            .max_by_key(|&(_, used)| used)
     }
 
     /// `(min, max)` operands an opcode accepts: its `Order` without the guard; operands

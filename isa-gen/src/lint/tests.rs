@@ -208,6 +208,27 @@ fn syntax_unknown_mnemonic() {
     );
 }
 
+/// An optype named `MOV_W` is written `MOV.W`: every word of its name, and nothing
+/// after them (the words of the name are all the mnemonic has).
+#[test]
+fn syntax_mnemonic_that_is_exactly_a_family_name() {
+    let t = GOOD
+        .replace("__DefOptype MOV : [G]", "__DefOptype MOV_W : [G]")
+        .replace("__DefOpcode MOV_I : [MOV]", "__DefOpcode MOV_W_I : [MOV_W]")
+        .replace("MOV PR", "MOV.W PR");
+    assert!(
+        t.matches("MOV.W PR").count() == 3,
+        "the edit reached the syntax and examples"
+    );
+    assert_warnings(&check(&t), &[]);
+    // One word short of the name is no mnemonic of it.
+    let short = t.replacen("MOV.W PR{, SrcB}", "MOV PR{, SrcB}", 1);
+    assert_warnings(
+        &check(&short),
+        &[(at(&short, "MOV PR{", "MOV"), "unknown mnemonic `MOV`")],
+    );
+}
+
 #[test]
 fn syntax_operand_count() {
     let t = edit(GOOD, "Rd, {-}Ra, SrcB ", "Rd, {-}Ra ");
