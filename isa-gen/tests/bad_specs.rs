@@ -63,6 +63,7 @@ const CASES: &[(&str, usize, usize, &str)] = &[
     ("43-header-missing-colon.isa", 31, 17, "expected `:` or end of line, found `[`"),
     ("44-field-outside-section.isa", 37, 5, "expected a section keyword, found `field`"),
     ("45-bad-register-file.isa", 18, 10, "code 0x100 of `RZ` does not fit in the 8 bits of `Reg`"),
+    ("46-optype-exception-unknown-field.isa", 38, 60, "`dtpe` is not a field of this optype"),
 ];
 
 /// Cases whose one fault is reported as more than one error (each of its lines is

@@ -8,7 +8,7 @@
 
 use super::{Field, Model, TypeId, TypeKind};
 use crate::diag::Diagnostic;
-use crate::syntax::ast::{BinOp, Expr, UnOp};
+use crate::syntax::ast::{BinOp, DefKind, Expr, UnOp};
 
 /// A resolved expression.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -85,6 +85,15 @@ impl CExpr {
     }
 }
 
+/// Where an expression is resolved: the fields of one opcode, and the kind of
+/// definition the expression is written in (an optype's `Bitwidth` is checked against
+/// each of its opcodes, but its errors speak of the optype).
+pub struct Scope<'a> {
+    pub model: &'a Model,
+    pub fields: &'a [Field],
+    pub owner: DefKind,
+}
+
 /// What a name resolved to before its context is known.
 enum Operand {
     Typed(CExpr, ExprType),
@@ -93,13 +102,17 @@ enum Operand {
 }
 
 /// Resolves `e` against the fields of one opcode.
-pub fn resolve(model: &Model, fields: &[Field], e: &Expr) -> Result<(CExpr, ExprType), Diagnostic> {
-    match operand(model, fields, e)? {
+pub fn resolve(sc: &Scope, e: &Expr) -> Result<(CExpr, ExprType), Diagnostic> {
+    match operand(sc, e)? {
         Operand::Typed(c, t) => Ok((c, t)),
         Operand::ValueName(name, span) => {
-            let mut d = Diagnostic::error(span, format!("`{name}` is not a field of this opcode"))
-                .with_note("compare a field with a value, e.g. `dtype == \"U64\"`");
-            if let Some(s) = crate::suggest::nearest(&name, fields.iter().map(|f| f.name.as_str()))
+            let mut d = Diagnostic::error(
+                span,
+                format!("`{name}` is not a field of this {}", sc.owner.noun()),
+            )
+            .with_note("compare a field with a value, e.g. `dtype == \"U64\"`");
+            if let Some(s) =
+                crate::suggest::nearest(&name, sc.fields.iter().map(|f| f.name.as_str()))
             {
                 d = d.with_note(format!("did you mean `{s}`?"));
             }
@@ -108,7 +121,7 @@ pub fn resolve(model: &Model, fields: &[Field], e: &Expr) -> Result<(CExpr, Expr
     }
 }
 
-fn operand(model: &Model, fields: &[Field], e: &Expr) -> Result<Operand, Diagnostic> {
+fn operand(sc: &Scope, e: &Expr) -> Result<Operand, Diagnostic> {
     Ok(match e {
         Expr::Int(i) => {
             Operand::Typed(
@@ -119,10 +132,10 @@ fn operand(model: &Model, fields: &[Field], e: &Expr) -> Result<Operand, Diagnos
             )
         }
         Expr::Str(s, span) => Operand::ValueName(s.clone(), *span),
-        Expr::Name(id) => match fields.iter().position(|f| f.name == id.name) {
+        Expr::Name(id) => match sc.fields.iter().position(|f| f.name == id.name) {
             Some(f) => {
-                let ty = fields[f].ty;
-                let t = match model.ty(ty).kind {
+                let ty = sc.fields[f].ty;
+                let t = match sc.model.ty(ty).kind {
                     TypeKind::Enum(_) => ExprType::Enum(ty),
                     _ => ExprType::Int,
                 };
@@ -131,7 +144,7 @@ fn operand(model: &Model, fields: &[Field], e: &Expr) -> Result<Operand, Diagnos
             None => Operand::ValueName(id.name.clone(), id.span),
         },
         Expr::Unary(op, inner, span) => {
-            let (c, t) = resolve(model, fields, inner)?;
+            let (c, t) = resolve(sc, inner)?;
             match (op, t) {
                 (UnOp::Not, ExprType::Bool) => {
                     Operand::Typed(CExpr::Not(Box::new(c)), ExprType::Bool)
@@ -147,24 +160,24 @@ fn operand(model: &Model, fields: &[Field], e: &Expr) -> Result<Operand, Diagnos
             let span = e.span();
             match op {
                 BinOp::Eq | BinOp::Ne => {
-                    let a = operand(model, fields, a)?;
-                    let b = operand(model, fields, b)?;
-                    let (ca, cb) = compare_pair(model, fields, a, b, span)?;
+                    let a = operand(sc, a)?;
+                    let b = operand(sc, b)?;
+                    let (ca, cb) = compare_pair(sc, a, b, span)?;
                     Operand::Typed(CExpr::Bin(*op, Box::new(ca), Box::new(cb)), ExprType::Bool)
                 }
                 BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
-                    let ca = numeric(model, fields, a)?;
-                    let cb = numeric(model, fields, b)?;
+                    let ca = numeric(sc, a)?;
+                    let cb = numeric(sc, b)?;
                     Operand::Typed(CExpr::Bin(*op, Box::new(ca), Box::new(cb)), ExprType::Bool)
                 }
                 BinOp::Add | BinOp::Sub | BinOp::Mul => {
-                    let ca = numeric(model, fields, a)?;
-                    let cb = numeric(model, fields, b)?;
+                    let ca = numeric(sc, a)?;
+                    let cb = numeric(sc, b)?;
                     Operand::Typed(CExpr::Bin(*op, Box::new(ca), Box::new(cb)), ExprType::Int)
                 }
                 BinOp::And | BinOp::Or => {
-                    let ca = boolean(model, fields, a)?;
-                    let cb = boolean(model, fields, b)?;
+                    let ca = boolean(sc, a)?;
+                    let cb = boolean(sc, b)?;
                     Operand::Typed(CExpr::Bin(*op, Box::new(ca), Box::new(cb)), ExprType::Bool)
                 }
             }
@@ -173,22 +186,22 @@ fn operand(model: &Model, fields: &[Field], e: &Expr) -> Result<Operand, Diagnos
 }
 
 /// An integer or a boolean (counted as 0/1).
-fn numeric(model: &Model, fields: &[Field], e: &Expr) -> Result<CExpr, Diagnostic> {
-    let (c, t) = resolve(model, fields, e)?;
+fn numeric(sc: &Scope, e: &Expr) -> Result<CExpr, Diagnostic> {
+    let (c, t) = resolve(sc, e)?;
     match t {
         ExprType::Int | ExprType::Bool => Ok(c),
         ExprType::Enum(ty) => Err(Diagnostic::error(
             e.span(),
             format!(
                 "a `{}` value is not a number; compare it, e.g. `(field == \"VALUE\")`",
-                model.ty(ty).name
+                sc.model.ty(ty).name
             ),
         )),
     }
 }
 
-fn boolean(model: &Model, fields: &[Field], e: &Expr) -> Result<CExpr, Diagnostic> {
-    let (c, t) = resolve(model, fields, e)?;
+fn boolean(sc: &Scope, e: &Expr) -> Result<CExpr, Diagnostic> {
+    let (c, t) = resolve(sc, e)?;
     match t {
         ExprType::Bool => Ok(c),
         _ => Err(Diagnostic::error(
@@ -199,8 +212,7 @@ fn boolean(model: &Model, fields: &[Field], e: &Expr) -> Result<CExpr, Diagnosti
 }
 
 fn compare_pair(
-    model: &Model,
-    fields: &[Field],
+    sc: &Scope,
     a: Operand,
     b: Operand,
     span: crate::source::Span,
@@ -211,8 +223,8 @@ fn compare_pair(
                 span,
                 format!(
                     "cannot compare a `{}` with a `{}`",
-                    model.ty(x).name,
-                    model.ty(y).name
+                    sc.model.ty(x).name,
+                    sc.model.ty(y).name
                 ),
             )),
             (ExprType::Enum(_), ExprType::Int | ExprType::Bool)
@@ -224,20 +236,19 @@ fn compare_pair(
         },
         (Operand::Typed(c, t), Operand::ValueName(name, vspan))
         | (Operand::ValueName(name, vspan), Operand::Typed(c, t)) => {
-            let v = value_of(model, fields, &c, t, &name, vspan)?;
+            let v = value_of(sc, &c, t, &name, vspan)?;
             Ok((c, v))
         }
         (Operand::ValueName(name, s), Operand::ValueName(..)) => Err(Diagnostic::error(
             s,
-            format!("`{name}` is not a field of this opcode"),
+            format!("`{name}` is not a field of this {}", sc.owner.noun()),
         )),
     }
 }
 
 /// The code of value `name` for a comparison with the typed side `c`.
 fn value_of(
-    model: &Model,
-    fields: &[Field],
+    sc: &Scope,
     c: &CExpr,
     t: ExprType,
     name: &str,
@@ -245,7 +256,7 @@ fn value_of(
 ) -> Result<CExpr, Diagnostic> {
     match t {
         ExprType::Enum(ty) => {
-            let tdef = model.ty(ty);
+            let tdef = sc.model.ty(ty);
             match tdef.enum_code(name) {
                 Some(code) => Ok(CExpr::Value(ty, code)),
                 None => Err(Diagnostic::error(
@@ -262,7 +273,11 @@ fn value_of(
         _ => {
             // A register field compared with a register name (`pp == PT`) or a number.
             if let CExpr::Field(f) = c {
-                if let Some(rf) = fields.get(*f).and_then(|fd| model.ty(fd.ty).reg_file()) {
+                if let Some(rf) = sc
+                    .fields
+                    .get(*f)
+                    .and_then(|fd| sc.model.ty(fd.ty).reg_file())
+                {
                     if let Some(code) = rf.code_of(name) {
                         return Ok(CExpr::Int(code as i128));
                     }

@@ -392,7 +392,12 @@ impl<'a> Resolver<'a> {
                     let Some(fi) = fi else {
                         continue;
                     };
-                    match expr::resolve(&self.model, &fields, expr) {
+                    let scope = expr::Scope {
+                        model: &self.model,
+                        fields: &fields,
+                        owner: self.model.defs[d.0].kind,
+                    };
+                    match expr::resolve(&scope, expr) {
                         Ok((c, ExprType::Int | ExprType::Bool)) => {
                             self.check_bitwidth_range(&fields, &c, *span, &operand.name);
                             bitwidths.push(Bitwidth {
@@ -439,7 +444,12 @@ impl<'a> Resolver<'a> {
         let mut exceptions = Vec::new();
         for &d in &nearest {
             for ex in &self.def_ast[d.0].exceptions {
-                match expr::resolve(&self.model, &fields, &ex.cond) {
+                let scope = expr::Scope {
+                    model: &self.model,
+                    fields: &fields,
+                    owner: self.model.defs[d.0].kind,
+                };
+                match expr::resolve(&scope, &ex.cond) {
                     Ok((c, ExprType::Bool)) => exceptions.push(Exception {
                         kind: ex.kind.name.clone(),
                         message: ex.message.clone(),
