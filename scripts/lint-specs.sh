@@ -72,9 +72,13 @@ edition = "2021"
 publish = false
 
 [workspace]
+
+[dependencies]
+# The run-time engines generated code calls by path.
+isa-rt = { path = "$root/isa-rt" }
 EOF
 if [ "$decode" = 1 ]; then
-    printf '\n[dependencies]\nisa-gen = { path = "%s/isa-gen" }\nisa-spec = { path = "%s/isa-spec" }\n' "$root" "$root" >>"$crate/Cargo.toml"
+    printf 'isa-gen = { path = "%s/isa-gen" }\nisa-spec = { path = "%s/isa-spec" }\n' "$root" "$root" >>"$crate/Cargo.toml"
     mkdir -p "$crate/src/bin/decode"
     cp "$root/scripts/lint-specs/main.rs" "$crate/src/bin/decode/main.rs"
     cp "$root/tests/common/mod.rs" "$crate/src/bin/decode/common.rs"

@@ -1,22 +1,11 @@
 //! Lexing one line of assembly into guard, mnemonic parts and operand tokens, each with
 //! its byte span in the line, so errors can point at the exact column.
 //!
-//! There is one lexer for both tiers: the `no_std` one in `codegen/asm_runtime.rs`,
-//! which the generator also emits into the generated code. This module compiles that
-//! same file and adapts its tokens and errors, so the interpreting and the generated
+//! There is one lexer for both tiers: `isa_rt::lex`, which the generated code calls
+//! too. This module adapts its tokens and errors, so the interpreting and the generated
 //! assembler tokenize (and reject malformed text) identically.
 
 use std::ops::Range;
-
-#[allow(dead_code, clippy::all)]
-pub(crate) mod runtime {
-    include!("../codegen/asm_runtime.rs");
-    include!("../codegen/print_runtime.rs");
-    include!("../codegen/asm_errors.rs");
-    /// The generated code lists the spec's register files here; the interpreting tier
-    /// renders its own messages and never reads it.
-    const ASM_REG_FILES: &[(&str, &str, u64, u64, &str)] = &[];
-}
 
 /// An error at a byte range of the line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -88,16 +77,16 @@ pub struct LineToks<'a> {
 
 /// Strips a `//` comment (and trailing whitespace and `;`).
 pub fn strip_comment(line: &str) -> &str {
-    runtime::code_of(line)
+    isa_rt::lex::code_of(line)
 }
 
 /// Lexes one instruction line (without address prefix or label; comments allowed).
 pub fn lex_line(line: &str) -> Result<LineToks<'_>, LexError> {
-    let l = runtime::lex(line).map_err(|e| LexError {
+    let l = isa_rt::lex::lex(line).map_err(|e| LexError {
         span: e.start..e.end,
         message: e.display(line).to_string(),
     })?;
-    let code = runtime::code_of(line);
+    let code = isa_rt::lex::code_of(line);
     Ok(LineToks {
         guard: l.guard.map(|(negated, name, start, end)| GuardTok {
             negated,
@@ -117,22 +106,22 @@ pub fn lex_line(line: &str) -> Result<LineToks<'_>, LexError> {
             .map(|t| OperandTok {
                 prefix: t.prefix,
                 core: match t.core {
-                    runtime::TokCore::Name(n) => Core::Name(n),
-                    runtime::TokCore::Number(v) => Core::Number(v),
-                    runtime::TokCore::Range(file, lo, hi) => Core::Range {
+                    isa_rt::lex::TokCore::Name(n) => Core::Name(n),
+                    isa_rt::lex::TokCore::Number(v) => Core::Number(v),
+                    isa_rt::lex::TokCore::Range(file, lo, hi) => Core::Range {
                         file,
                         lo: u128::from(lo),
                         hi: u128::from(hi),
                     },
-                    runtime::TokCore::Indexed(file, reg, offset) => {
+                    isa_rt::lex::TokCore::Indexed(file, reg, offset) => {
                         Core::Indexed { file, reg, offset }
                     }
-                    runtime::TokCore::ConstMem(bank, reg, offset) => Core::ConstMem {
+                    isa_rt::lex::TokCore::ConstMem(bank, reg, offset) => Core::ConstMem {
                         bank: u128::from(bank),
                         reg,
                         offset,
                     },
-                    runtime::TokCore::Label(l, addend) => Core::Label(l, addend),
+                    isa_rt::lex::TokCore::Label(l, addend) => Core::Label(l, addend),
                 },
                 suffix: t.suffix,
                 text: &code[t.start..t.end],
@@ -145,44 +134,6 @@ pub fn lex_line(line: &str) -> Result<LineToks<'_>, LexError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// The printer's number writers against `format!`, across both 64-bit halves.
-    #[test]
-    fn numbers_are_written_as_format_writes_them() {
-        let mut values = vec![
-            0i128,
-            1,
-            -1,
-            15,
-            16,
-            -16,
-            255,
-            256,
-            i128::MAX,
-            i128::MIN + 1,
-        ];
-        for b in [31u32, 32, 63, 64, 65, 100, 126] {
-            let p = 1i128 << b;
-            values.extend([p - 1, p, p + 1, -p, p | 0xf, (p << 1).wrapping_sub(1)]);
-        }
-        // Every digit count, every digit in every place.
-        for b in 0..127u32 {
-            let p = 1i128 << b;
-            values.extend([p, p - 1, -p, 0x0123_4567_89ab_cdef_fedc_ba98_7654_3210 >> b]);
-        }
-        for v in values {
-            let (mut hex, mut dec) = (String::new(), String::new());
-            runtime::write_hex(&mut hex, v).unwrap();
-            runtime::write_dec(&mut dec, v).unwrap();
-            let want = if v < 0 {
-                format!("-{:#x}", v.unsigned_abs())
-            } else {
-                format!("{v:#x}")
-            };
-            assert_eq!(hex, want);
-            assert_eq!(dec, v.to_string());
-        }
-    }
 
     #[test]
     fn lexes_guard_mnemonic_and_operands() {

@@ -178,7 +178,7 @@ fn quoted(items: &[&str]) -> String {
 /// letters away (`SHLF` → `SHFL`). The generated assembler's function, so that both
 /// tiers suggest the same names.
 fn nearest<'c>(word: &str, candidates: impl Iterator<Item = &'c str> + Clone) -> Vec<&'c str> {
-    let near: [&str; 3] = super::lex::runtime::nearest(word, candidates);
+    let near: [&str; 3] = isa_rt::suggest::nearest(word, candidates);
     near.into_iter().filter(|n| !n.is_empty()).collect()
 }
 

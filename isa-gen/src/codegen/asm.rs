@@ -151,9 +151,9 @@ impl Gen<'_> {
                                 if count > 1 && !self.#id.is_constant() {
                                     let n = self.#id.bits() as u64;
                                     w.write_str(#range_open)?;
-                                    write_dec(w, n as i128)?;
+                                    ::isa_rt::num::write_dec(w, n as i128)?;
                                     w.write_char(':')?;
-                                    write_dec(w, (n + count - 1) as i128)?;
+                                    ::isa_rt::num::write_dec(w, (n + count - 1) as i128)?;
                                     w.write_char(']')?;
                                 } else {
                                     #plain
@@ -188,9 +188,9 @@ impl Gen<'_> {
                     },
                     TypeKind::ConstMem { .. } => quote! {
                         w.write_str("c[")?;
-                        write_hex(w, self.#id.bank() as i128)?;
+                        ::isa_rt::num::write_hex(w, self.#id.bank() as i128)?;
                         w.write_str("][")?;
-                        write_hex(w, self.#id.offset() as i128)?;
+                        ::isa_rt::num::write_hex(w, self.#id.offset() as i128)?;
                         w.write_char(']')?;
                     },
                     TypeKind::Enum(_) => quote! { w.write_str(self.#id.name())?; },
@@ -206,18 +206,18 @@ impl Gen<'_> {
                 quote! {
                     #pre
                     w.write_str("c[")?;
-                    write_hex(w, self.#mid.bank() as i128)?;
+                    ::isa_rt::num::write_hex(w, self.#mid.bank() as i128)?;
                     w.write_str("][")?;
                     let off = self.#mid.offset() as i128;
                     if self.#rid.is_constant() {
-                        write_hex(w, off)?;
+                        ::isa_rt::num::write_hex(w, off)?;
                     } else {
                         #reg_text
                         if off < 0 {
-                            write_hex(w, off)?;
+                            ::isa_rt::num::write_hex(w, off)?;
                         } else if off > 0 {
                             w.write_char('+')?;
-                            write_hex(w, off)?;
+                            ::isa_rt::num::write_hex(w, off)?;
                         }
                     }
                     w.write_char(']')?;
@@ -237,10 +237,10 @@ impl Gen<'_> {
                     #reg_text
                     let off = self.#oid.get() as i128;
                     if off < 0 {
-                        write_hex(w, off)?;
+                        ::isa_rt::num::write_hex(w, off)?;
                     } else if off > 0 {
                         w.write_char('+')?;
-                            write_hex(w, off)?;
+                            ::isa_rt::num::write_hex(w, off)?;
                     }
                     w.write_char(']')?;
                 }

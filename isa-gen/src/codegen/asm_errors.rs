@@ -158,11 +158,29 @@ impl AsmError {
     }
 }
 
+impl From<::isa_rt::lex::LexError> for AsmError {
+    fn from(e: ::isa_rt::lex::LexError) -> AsmError {
+        let kind = match e.kind {
+            ::isa_rt::lex::LexErrorKind::Syntax(what) => AsmErrorKind::Syntax(what),
+            ::isa_rt::lex::LexErrorKind::Msg(template) => AsmErrorKind::Msg(template),
+            ::isa_rt::lex::LexErrorKind::Empty => AsmErrorKind::Empty,
+        };
+        AsmError::new(e.start, e.end, kind)
+    }
+}
+
 /// An [`AsmError`] with its line, for printing.
 #[derive(Clone, Copy, Debug)]
 pub struct AsmErrorDisplay<'a> {
     err: &'a AsmError,
     line: &'a str,
+}
+
+impl AsmErrorDisplay<'_> {
+    fn lex_error(&self, kind: ::isa_rt::lex::LexErrorKind, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let e = ::isa_rt::lex::LexError { start: self.err.start, end: self.err.end, kind };
+        core::fmt::Display::fmt(&e.display(self.line), f)
+    }
 }
 
 fn write_list(f: &mut core::fmt::Formatter<'_>, items: &[&str], quote: bool) -> core::fmt::Result {
@@ -189,23 +207,10 @@ impl core::fmt::Display for AsmErrorDisplay<'_> {
         let found = self.line.get(e.start..e.end).unwrap_or("");
         let mnemonic = mnemonic_text(self.line);
         match e.kind {
-            AsmErrorKind::Syntax(what) => {
-                write!(f, "expected {what}, found {}", Found(self.line, e))
-            }
-            AsmErrorKind::Msg(template) => match template.split_once("{}") {
-                Some((a, b)) => write!(f, "{a}{found}{b}"),
-                None => f.write_str(template),
-            },
-            AsmErrorKind::Empty => {
-                let t = self.line.trim();
-                f.write_str(if t.is_empty() {
-                    "expected an instruction, found an empty line"
-                } else if t.starts_with("//") {
-                    "expected an instruction, found only a comment"
-                } else {
-                    "expected an instruction, found an empty statement"
-                })
-            }
+            // The lexer's own errors, in its words.
+            AsmErrorKind::Syntax(what) => self.lex_error(::isa_rt::lex::LexErrorKind::Syntax(what), f),
+            AsmErrorKind::Msg(template) => self.lex_error(::isa_rt::lex::LexErrorKind::Msg(template), f),
+            AsmErrorKind::Empty => self.lex_error(::isa_rt::lex::LexErrorKind::Empty, f),
             AsmErrorKind::UnknownMnemonic(near) => {
                 write!(f, "unknown mnemonic `{found}`")?;
                 if !near[0].is_empty() {
@@ -296,52 +301,52 @@ impl core::fmt::Display for AsmErrorDisplay<'_> {
                 match problem {
                     Problem::Range(ty, v, min, max, signed) => {
                         f.write_str("immediate ")?;
-                        write_hex(f, v)?;
+                        ::isa_rt::num::write_hex(f, v)?;
                         write!(f, " does not fit {ty} (")?;
-                        write_hex(f, min)?;
+                        ::isa_rt::num::write_hex(f, min)?;
                         f.write_str("..=")?;
-                        write_hex(f, max)?;
+                        ::isa_rt::num::write_hex(f, max)?;
                         if let Some(w) = signed {
                             write!(f, ", or its {w}-bit pattern up to ")?;
-                            write_hex(f, bounds(w, false).1)?;
+                            ::isa_rt::num::write_hex(f, bounds(w, false).1)?;
                         }
                         f.write_str(")")
                     }
                     Problem::Misaligned(target, align, next) => {
                         f.write_str("branch target ")?;
-                        write_hex(f, target)?;
+                        ::isa_rt::num::write_hex(f, target)?;
                         write!(
                             f,
                             " is not a multiple of {align:#x} bytes from the next instruction ("
                         )?;
-                        write_hex(f, next)?;
+                        ::isa_rt::num::write_hex(f, next)?;
                         f.write_str(")")
                     }
                     Problem::TargetRange(target, reach) => {
                         f.write_str("branch target ")?;
-                        write_hex(f, target)?;
+                        ::isa_rt::num::write_hex(f, target)?;
                         f.write_str(" is out of range")?;
                         if let Some((min, max)) = reach {
                             f.write_str(" (")?;
-                            write_hex(f, min)?;
+                            ::isa_rt::num::write_hex(f, min)?;
                             f.write_str("..=")?;
-                            write_hex(f, max)?;
+                            ::isa_rt::num::write_hex(f, max)?;
                             f.write_str(")")?;
                         }
                         Ok(())
                     }
                     Problem::NotMultiple(abs, v, align) => {
                         f.write_str(if abs { "address " } else { "immediate " })?;
-                        write_hex(f, v)?;
+                        ::isa_rt::num::write_hex(f, v)?;
                         write!(f, " is not a multiple of {align:#x}")
                     }
                     Problem::ScaledRange(abs, v, min, max) => {
                         f.write_str(if abs { "address " } else { "immediate " })?;
-                        write_hex(f, v)?;
+                        ::isa_rt::num::write_hex(f, v)?;
                         f.write_str(" is out of range (")?;
-                        write_hex(f, min)?;
+                        ::isa_rt::num::write_hex(f, min)?;
                         f.write_str("..=")?;
-                        write_hex(f, max)?;
+                        ::isa_rt::num::write_hex(f, max)?;
                         f.write_str(")")
                     }
                     Problem::UndefinedLabel(s, e) => {
@@ -389,11 +394,11 @@ impl core::fmt::Display for AsmErrorDisplay<'_> {
                     }
                     Problem::Offset(off, min, max) => {
                         f.write_str("offset ")?;
-                        write_hex(f, off)?;
+                        ::isa_rt::num::write_hex(f, off)?;
                         f.write_str(" is outside ")?;
-                        write_hex(f, min)?;
+                        ::isa_rt::num::write_hex(f, min)?;
                         f.write_str("..=")?;
-                        write_hex(f, max)
+                        ::isa_rt::num::write_hex(f, max)
                     }
                     Problem::IndexReg(ty, cmem, s, e) => {
                         let name = self.line.get(s..e).unwrap_or("");
@@ -406,11 +411,11 @@ impl core::fmt::Display for AsmErrorDisplay<'_> {
                     Problem::NoIndexReg => f.write_str("write the address register"),
                     Problem::IndexOffset(off, min, max) => {
                         f.write_str("index offset ")?;
-                        write_hex(f, off)?;
+                        ::isa_rt::num::write_hex(f, off)?;
                         f.write_str(" does not fit (")?;
-                        write_hex(f, min)?;
+                        ::isa_rt::num::write_hex(f, min)?;
                         f.write_str("..=")?;
-                        write_hex(f, max)?;
+                        ::isa_rt::num::write_hex(f, max)?;
                         f.write_str(")")
                     }
                 }
@@ -470,7 +475,7 @@ fn write_hints(f: &mut core::fmt::Formatter<'_>, line: &str, h: &NameHint) -> co
         let near: [&str; 4] = if n > 0 {
             starts
         } else {
-            let [a, b, c] = nearest::<3>(name, values.iter().copied());
+            let [a, b, c] = ::isa_rt::suggest::nearest::<3>(name, values.iter().copied());
             [a, b, c, ""]
         };
         if near[0].is_empty() {
@@ -482,21 +487,6 @@ fn write_hints(f: &mut core::fmt::Formatter<'_>, line: &str, h: &NameHint) -> co
         }
     }
     Ok(())
-}
-
-/// What an error's span holds, for "found …": quoted text, a space, or end of line.
-struct Found<'a>(&'a str, &'a AsmError);
-
-impl core::fmt::Display for Found<'_> {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        let text = self.0.get(self.1.start..self.1.end).unwrap_or("");
-        match text {
-            "" => f.write_str("end of line"),
-            " " => f.write_str("a space"),
-            "\t" => f.write_str("a tab"),
-            t => write!(f, "`{t}`"),
-        }
-    }
 }
 
 /// The mnemonic with its modifiers as written, for messages.

@@ -469,7 +469,7 @@ impl Gen<'_> {
         // part that no mnemonic of several parts took is unknown.
         let unknown = quote! {
             let (_, s, e) = l.parts[0];
-            return Err(AsmError::new(s, e, AsmErrorKind::UnknownMnemonic(nearest::<3>(l.parts[0].0, MNEMONICS.iter().copied()))));
+            return Err(AsmError::new(s, e, AsmErrorKind::UnknownMnemonic(::isa_rt::suggest::nearest::<3>(l.parts[0].0, MNEMONICS.iter().copied()))));
         };
         let single_part = if single.is_empty() {
             unknown
@@ -504,7 +504,7 @@ impl Gen<'_> {
                 // `'found` is unused when no mnemonic has several parts.
                 #[allow(clippy::result_large_err, unused_labels)]
                 pub fn parse_at(line: &str, addr: u64, labels: &dyn Fn(&str) -> Option<u64>) -> Result<Instruction, AsmError> {
-                    let l = lex(line)?;
+                    let l = ::isa_rt::lex::lex(line)?;
                     let (m0, cands): (usize, &[&OpcodeSpec]) = 'found: {
                         #( #multi )*
                         #single_part

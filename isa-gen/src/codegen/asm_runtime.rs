@@ -1,14 +1,10 @@
 // Hand-written support for the generated assembler, emitted verbatim into the
 // generated code (see `codegen::asm_parse`). It knows nothing of any particular spec:
-// the lexer, the token types and the helpers the per-opcode parsers call; the error
-// type and its messages are in `asm_errors.rs`, the printer's options and number
-// writers in `print_runtime.rs`, emitted with it. `no_std`, no
-// allocation: tokens borrow the line, errors hold byte spans and static strings.
-
-/// Most operands a line may have.
-const MAX_OPERANDS: usize = 12;
-/// Most mnemonic parts (name and modifiers) a line may have.
-const MAX_PARTS: usize = 8;
+// the matcher the per-opcode tables drive. The lexer, the number writers and the
+// suggestions are the `isa-rt` crate's (named by path, `::isa_rt::…`); the error type
+// and its messages are in `asm_errors.rs`, the printer's options in
+// `print_runtime.rs`, emitted with it. `no_std`, no allocation: errors hold byte spans
+// and static strings.
 
 /// How an immediate operand is read (`__DefFlow` of the spec).
 // Which variants a spec uses depends on its `__DefFlow`s.
@@ -26,599 +22,6 @@ enum ImmAddr {
     /// `Abs` when the modifier at `mode` holds `abs`, `Rel` otherwise (BasePCMode's
     /// `.ABS`/`.REL`): the modifiers are read before the operands.
     Select { mode: At, abs: u128 },
-}
-
-/// The core of an operand token.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum TokCore<'a> {
-    Name(&'a str),
-    Number(i128),
-    Range(&'a str, u64, u64),
-    Indexed(&'a str, &'a str, i128),
-    ConstMem(u64, Option<&'a str>, i128),
-    /// `` `(name) ``, `` `(name+0x20) ``, `` `(name-16) ``: a label or symbol and an
-    /// addend.
-    Label(&'a str, i128),
-}
-
-/// An operand as written: prefix symbol, core, optional `.SUFFIX`, byte span.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Tok<'a> {
-    pub(crate) prefix: Option<char>,
-    pub(crate) core: TokCore<'a>,
-    pub(crate) suffix: Option<&'a str>,
-    pub(crate) start: usize,
-    pub(crate) end: usize,
-}
-
-/// A lexed line: guard, mnemonic parts, operands.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Line<'a> {
-    /// The whole line.
-    pub(crate) text: &'a str,
-    /// (negated, register name, start, end).
-    pub(crate) guard: Option<(bool, &'a str, usize, usize)>,
-    pub(crate) parts: [(&'a str, usize, usize); MAX_PARTS],
-    pub(crate) nparts: usize,
-    pub(crate) ops: [Option<Tok<'a>>; MAX_OPERANDS],
-    pub(crate) nops: usize,
-}
-
-impl<'a> Line<'a> {
-    fn op(&self, i: usize) -> Option<&Tok<'a>> {
-        if i < self.nops {
-            self.ops[i].as_ref()
-        } else {
-            None
-        }
-    }
-
-    /// Byte offset where the mnemonic ends (for "missing modifier").
-    fn mnemonic_end(&self) -> usize {
-        if self.nparts == 0 {
-            0
-        } else {
-            self.parts[self.nparts - 1].2
-        }
-    }
-
-    /// Where the line's code ends (for "missing operand").
-    fn end(&self) -> usize {
-        match self.op(self.nops.wrapping_sub(1)) {
-            Some(t) => t.end,
-            None => self.mnemonic_end(),
-        }
-    }
-}
-
-pub(crate) fn parse_number(text: &str) -> Option<i128> {
-    let (neg, t) = match text.strip_prefix('-') {
-        Some(r) => (true, r),
-        None => (false, text.strip_prefix('+').unwrap_or(text)),
-    };
-    let v = if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
-        if h.is_empty() || !h.bytes().all(|b| b.is_ascii_hexdigit()) {
-            return None;
-        }
-        i128::from_str_radix(h, 16).ok()?
-    } else {
-        if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
-            return None;
-        }
-        t.parse::<i128>().ok()?
-    };
-    Some(if neg { -v } else { v })
-}
-
-struct Cur<'a> {
-    s: &'a str,
-    pos: usize,
-}
-
-impl<'a> Cur<'a> {
-    fn peek(&self) -> Option<u8> {
-        self.s.as_bytes().get(self.pos).copied()
-    }
-    fn rest(&self) -> &'a str {
-        &self.s[self.pos..]
-    }
-    fn skip_ws(&mut self) {
-        while matches!(self.peek(), Some(b' ' | b'\t' | b'\r')) {
-            self.pos += 1;
-        }
-    }
-    fn eat(&mut self, c: u8) -> bool {
-        if self.peek() == Some(c) {
-            self.pos += 1;
-            true
-        } else {
-            false
-        }
-    }
-    fn take(&mut self, f: impl Fn(u8) -> bool) -> &'a str {
-        let start = self.pos;
-        while self.peek().is_some_and(&f) {
-            self.pos += 1;
-        }
-        &self.s[start..self.pos]
-    }
-    /// The span of what starts here: one character (or nothing at the end).
-    fn here(&self) -> (usize, usize) {
-        let len = self.rest().chars().next().map_or(0, char::len_utf8);
-        (self.pos, self.pos + len)
-    }
-    /// "expected {what}, found …" about what starts here.
-    fn err(&self, what: &'static str) -> AsmError {
-        let (a, b) = self.here();
-        AsmError::new(a, b, AsmErrorKind::Syntax(what))
-    }
-    /// "expected {what}, found …" about the text taken since `start` (or what follows).
-    fn err_from(&self, start: usize, what: &'static str) -> AsmError {
-        if self.pos > start {
-            AsmError::new(start, self.pos, AsmErrorKind::Syntax(what))
-        } else {
-            self.err(what)
-        }
-    }
-}
-
-fn is_word(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_'
-}
-
-/// The code part of a line: up to a `//` comment, without a trailing `;`.
-pub(crate) fn code_of(line: &str) -> &str {
-    let bytes = line.as_bytes();
-    let end = bytes
-        .windows(2)
-        .position(|w| w == b"//")
-        .unwrap_or(bytes.len());
-    let code = line[..end].trim_end();
-    code.strip_suffix(';').unwrap_or(code).trim_end()
-}
-
-// Errors are 128 bytes so they can name what was expected without allocating; they are
-// only built on the error path.
-#[allow(clippy::result_large_err)]
-pub(crate) fn lex(line: &str) -> Result<Line<'_>, AsmError> {
-    let mut c = Cur {
-        s: code_of(line),
-        pos: 0,
-    };
-    let mut l = Line {
-        text: line,
-        guard: None,
-        parts: [("", 0, 0); MAX_PARTS],
-        nparts: 0,
-        ops: [None; MAX_OPERANDS],
-        nops: 0,
-    };
-    c.skip_ws();
-    if c.peek().is_none() {
-        let at = line.len() - line.trim_start().len();
-        return Err(AsmError::new(at, at, AsmErrorKind::Empty));
-    }
-    if c.eat(b'@') {
-        let start = c.pos - 1;
-        let negated = c.eat(b'!');
-        let name = c.take(is_word);
-        if name.is_empty() {
-            return Err(c.err(if negated {
-                "a predicate register after `@!`"
-            } else {
-                "a predicate register after `@`"
-            }));
-        }
-        l.guard = Some((negated, name, start, c.pos));
-        c.skip_ws();
-    }
-    let start = c.pos;
-    let name = c.take(is_word);
-    if name.is_empty() {
-        return Err(c.err("a mnemonic"));
-    }
-    l.parts[0] = (name, start, c.pos);
-    l.nparts = 1;
-    while c.eat(b'.') {
-        let start = c.pos;
-        let part = c.take(is_word);
-        if part.is_empty() {
-            return Err(c.err("a modifier after `.`"));
-        }
-        if l.nparts == MAX_PARTS {
-            return Err(AsmError::new(
-                start,
-                c.pos,
-                AsmErrorKind::Msg("too many modifiers: `{}` is one more than 7"),
-            ));
-        }
-        l.parts[l.nparts] = (part, start, c.pos);
-        l.nparts += 1;
-    }
-    c.skip_ws();
-    if c.peek().is_none() {
-        return Ok(l);
-    }
-    if c.pos == l.parts[l.nparts - 1].2 {
-        return Err(c.err("a space between the mnemonic and its operands"));
-    }
-    // The `,` before the current operand.
-    let mut comma: Option<usize> = None;
-    loop {
-        c.skip_ws();
-        match (c.peek(), comma) {
-            (None, Some(at)) => {
-                return Err(AsmError::new(
-                    at,
-                    at + 1,
-                    AsmErrorKind::Msg("stray `,` at the end of the operands"),
-                ));
-            }
-            (Some(b','), _) => {
-                let (a, b) = c.here();
-                return Err(AsmError::new(
-                    a,
-                    b,
-                    AsmErrorKind::Msg("empty operand: expected an operand before this `,`"),
-                ));
-            }
-            _ => {}
-        }
-        if l.nops == MAX_OPERANDS {
-            let (a, _) = c.here();
-            return Err(AsmError::new(
-                a,
-                c.s.len(),
-                AsmErrorKind::Msg("too many operands: at most 12 are read"),
-            ));
-        }
-        l.ops[l.nops] = Some(operand(&mut c)?);
-        l.nops += 1;
-        c.skip_ws();
-        if c.peek().is_none() {
-            return Ok(l);
-        }
-        comma = Some(c.pos);
-        if !c.eat(b',') {
-            return Err(c.err("`,` between operands"));
-        }
-    }
-}
-
-#[allow(clippy::result_large_err)]
-fn operand<'a>(c: &mut Cur<'a>) -> Result<Tok<'a>, AsmError> {
-    let start = c.pos;
-    let rest = c.rest().as_bytes();
-    let prefix = match rest.first() {
-        Some(b'!') => Some('!'),
-        Some(b'~') => Some('~'),
-        // `-` before a number is the number's sign; before anything else, a negation.
-        Some(b'-') if !rest.get(1).is_some_and(u8::is_ascii_digit) => Some('-'),
-        _ => None,
-    };
-    if prefix.is_some() {
-        c.pos += 1;
-        c.skip_ws();
-    }
-    let core_start = c.pos;
-    let mut suffix = None;
-    let core = match c.peek() {
-        None | Some(b',') => {
-            return Err(c.err(match prefix {
-                Some('!') => "an operand after `!`",
-                Some('~') => "an operand after `~`",
-                Some(_) => "an operand after `-`",
-                None => "an operand",
-            }));
-        }
-        Some(b'`') => {
-            c.pos += 1;
-            if !c.eat(b'(') {
-                return Err(c.err("`(` after `` ` `` in a label reference"));
-            }
-            let inner = c.pos;
-            // An unclosed reference is reported at its opening `` `( ``.
-            let Some(close) = c.rest().find(')') else {
-                return Err(AsmError::new(
-                    core_start,
-                    inner,
-                    AsmErrorKind::Msg("unterminated label reference: missing `)`"),
-                ));
-            };
-            let text = c.rest()[..close].trim();
-            c.pos += close + 1;
-            // A name, then optionally `+` or `-` and a number (a relocation's addend).
-            let split = text.find(['+', '-']).unwrap_or(text.len());
-            let label = text[..split].trim_end();
-            let addend = match text.as_bytes().get(split) {
-                None => Some(0),
-                Some(&sign) => {
-                    let digits = text[split + 1..].trim_start();
-                    // At most 64 bits, as a relocation holds it (and no sum overflows).
-                    let v = if digits.starts_with(['+', '-']) { None } else { parse_number(digits) };
-                    v.map(|v| if sign == b'-' { -v } else { v })
-                        .filter(|v| i64::try_from(*v).is_ok())
-                }
-            };
-            let ok =
-                !label.is_empty() && label.bytes().all(|b| is_word(b) || b == b'.' || b == b'$');
-            let Some(addend) = addend.filter(|_| ok) else {
-                let lead = c.s[inner..].len() - c.s[inner..].trim_start().len();
-                let (a, b) = (inner + lead, inner + lead + text.len());
-                return Err(AsmError::new(
-                    a,
-                    b,
-                    AsmErrorKind::Msg(
-                        "expected a label, or a symbol and an addend (`sym+0x20`) in `` `(…) ``, found `{}`",
-                    ),
-                ));
-            };
-            TokCore::Label(label, addend)
-        }
-        // `(.L_x)` without its backtick: say how a label reference is written.
-        Some(b'(') => {
-            let end = c.rest().find(')').map_or(c.s.len(), |i| c.pos + i + 1);
-            return Err(AsmError::new(
-                core_start,
-                end,
-                AsmErrorKind::Msg(
-                    "expected an operand, found `{}`: a label reference starts with a backtick, `` `(.L_name) ``",
-                ),
-            ));
-        }
-        Some(b) if b.is_ascii_digit() || b == b'-' || b == b'+' => {
-            let text = c.take(|b| is_word(b) || b == b'-' || b == b'+');
-            let core = match parse_number(text) {
-                Some(v) => TokCore::Number(v),
-                None => {
-                    let digits = text.trim_start_matches(['-', '+']);
-                    let too_large = match digits.strip_prefix("0x") {
-                        Some(h) => !h.is_empty() && h.bytes().all(|b| b.is_ascii_hexdigit()),
-                        None => digits.bytes().all(|b| b.is_ascii_digit()),
-                    };
-                    let msg = if too_large {
-                        "number `{}` is too large"
-                    } else {
-                        "`{}` is not a number"
-                    };
-                    return Err(AsmError::new(core_start, c.pos, AsmErrorKind::Msg(msg)));
-                }
-            };
-            core
-        }
-        Some(b) if b.is_ascii_alphabetic() || b == b'_' => {
-            let name = c.take(is_word);
-            if c.peek() == Some(b'[') && name != "c" && name.eq_ignore_ascii_case("cmem") {
-                return Err(AsmError::new(
-                    core_start,
-                    c.pos,
-                    AsmErrorKind::Msg("constant memory is written `c[bank][offset]`, not `{}[…]`"),
-                ));
-            }
-            if c.peek() == Some(b'[') {
-                c.pos += 1;
-                if name == "c" {
-                    c.skip_ws();
-                    let bs = c.pos;
-                    let bank = c.take(|b| b.is_ascii_alphanumeric());
-                    let bank = match parse_number(bank) {
-                        Some(v) if (0..=i128::from(u32::MAX)).contains(&v) => v as u64,
-                        _ => return Err(c.err_from(bs, "a bank number")),
-                    };
-                    c.skip_ws();
-                    if !c.eat(b']') {
-                        return Err(c.err("`]`"));
-                    }
-                    if !c.eat(b'[') {
-                        return Err(c.err("`[` for the offset of `c[…]`"));
-                    }
-                    let (reg, off) = reg_offset(c)?;
-                    TokCore::ConstMem(bank, reg, off)
-                } else {
-                    c.skip_ws();
-                    if c.peek().is_some_and(|b| b.is_ascii_digit()) {
-                        let lo = c.take(|b| b.is_ascii_alphanumeric());
-                        c.skip_ws();
-                        if !c.eat(b':') {
-                            return Err(c.err("`:` in a register range"));
-                        }
-                        c.skip_ws();
-                        let hi = c.take(|b| b.is_ascii_alphanumeric());
-                        c.skip_ws();
-                        if !c.eat(b']') {
-                            return Err(c.err("`]`"));
-                        }
-                        match (parse_number(lo), parse_number(hi)) {
-                            (Some(lo), Some(hi)) if 0 <= lo && lo <= hi && hi <= u64::MAX as i128 => {
-                                TokCore::Range(name, lo as u64, hi as u64)
-                            }
-                            (Some(lo), Some(hi)) if 0 <= lo && lo <= hi => {
-                                return Err(AsmError::new(
-                                    core_start,
-                                    c.pos,
-                                    AsmErrorKind::Msg("register range `{}` has numbers past 64 bits"),
-                                ));
-                            }
-                            (Some(_), Some(_)) => {
-                                return Err(AsmError::new(
-                                    core_start,
-                                    c.pos,
-                                    AsmErrorKind::Msg("register range `{}` is empty or negative"),
-                                ));
-                            }
-                            _ => {
-                                return Err(AsmError::new(core_start, c.pos, AsmErrorKind::Msg("a register range is `R[lo:hi]` with decimal numbers, found `{}`")));
-                            }
-                        }
-                    } else {
-                        let (reg, off) = reg_offset(c)?;
-                        match reg {
-                            Some(r) => TokCore::Indexed(name, r, off),
-                            None => {
-                                return Err(AsmError::new(
-                                    core_start,
-                                    c.pos,
-                                    AsmErrorKind::Msg("`{}` needs a register inside the brackets"),
-                                ));
-                            }
-                        }
-                    }
-                }
-            } else {
-                // Dotted names: value names like `SR_CTAID.X`, or `UR7.B1` (a register and
-                // a sub-field suffix); the operand's parser decides which.
-                let mut end = c.pos;
-                let bytes = c.s.as_bytes();
-                while bytes.get(end) == Some(&b'.')
-                    && bytes.get(end + 1).is_some_and(|&b| is_word(b))
-                {
-                    end += 1;
-                    while bytes.get(end).is_some_and(|&b| is_word(b)) {
-                        end += 1;
-                    }
-                }
-                let full = &c.s[core_start..end];
-                c.pos = end;
-                if let Some((_, s)) = full.split_once('.') {
-                    suffix = Some(s);
-                }
-                TokCore::Name(full)
-            }
-        }
-        Some(_) => return Err(c.err("an operand")),
-    };
-    // A `.B1`-style suffix after a number, a label or a bracketed operand (a dotted name
-    // holds its own): lexed here so that the parser takes it (`UR[0:1].H1`, as the
-    // printer writes a sub-field of a register range) or says which operand it belongs to.
-    if !matches!(core, TokCore::Name(_))
-        && c.rest().starts_with('.')
-        && c.rest()[1..].starts_with(|ch: char| ch.is_ascii_alphanumeric())
-    {
-        c.pos += 1;
-        suffix = Some(c.take(is_word));
-    }
-    Ok(Tok {
-        prefix,
-        core,
-        suffix,
-        start,
-        end: c.pos,
-    })
-}
-
-/// `REG]`, `REG+off]`, `REG-off]`, `off]`, `-off]`.
-#[allow(clippy::result_large_err)]
-fn reg_offset<'a>(c: &mut Cur<'a>) -> Result<(Option<&'a str>, i128), AsmError> {
-    c.skip_ws();
-    let mut reg = None;
-    if c.peek().is_some_and(|b| b.is_ascii_alphabetic()) {
-        reg = Some(c.take(is_word));
-        c.skip_ws();
-    }
-    let mut off = 0i128;
-    match c.peek() {
-        Some(b']') => {}
-        Some(s @ (b'+' | b'-')) => {
-            c.pos += 1;
-            c.skip_ws();
-            let os = c.pos;
-            let t = c.take(|b| b.is_ascii_alphanumeric());
-            let v = parse_number(t).ok_or_else(|| c.err_from(os, "an offset"))?;
-            off = if s == b'-' { -v } else { v };
-        }
-        Some(b) if b.is_ascii_digit() && reg.is_none() => {
-            let os = c.pos;
-            let t = c.take(|b| b.is_ascii_alphanumeric());
-            off = parse_number(t).ok_or_else(|| c.err_from(os, "an offset"))?;
-        }
-        _ if reg.is_none() => return Err(c.err("a register or an offset")),
-        _ => return Err(c.err("`+`, `-` or `]`")),
-    }
-    c.skip_ws();
-    if !c.eat(b']') {
-        return Err(c.err("`]`"));
-    }
-    Ok((reg, off))
-}
-
-/// The nearest names by edit distance (at most a third of the word, at least 1),
-/// closest first; when none is that near, those one swap of adjacent letters away
-/// (`SHLF` → `SHFL`, two edits by distance). Both tiers suggest with this function.
-pub(crate) fn nearest<'c, const N: usize>(
-    word: &str,
-    candidates: impl Iterator<Item = &'c str> + core::clone::Clone,
-) -> [&'c str; N] {
-    fn distance(a: &str, b: &str) -> usize {
-        let b = b.as_bytes();
-        if b.len() > 64 {
-            return usize::MAX;
-        }
-        let mut prev = [0usize; 65];
-        let mut cur = [0usize; 65];
-        for (j, p) in prev.iter_mut().enumerate().take(b.len() + 1) {
-            *p = j;
-        }
-        for (i, ca) in a.bytes().enumerate() {
-            cur[0] = i + 1;
-            for (j, &cb) in b.iter().enumerate() {
-                let sub = prev[j] + usize::from(!ca.eq_ignore_ascii_case(&cb));
-                cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
-            }
-            prev = cur;
-        }
-        prev[b.len()]
-    }
-    /// `a` and `b` differ by one swap of two adjacent, different letters.
-    fn swapped(a: &str, b: &str) -> bool {
-        let (a, b) = (a.as_bytes(), b.as_bytes());
-        if a.len() != b.len() {
-            return false;
-        }
-        let same = |x: &u8, y: &u8| x.eq_ignore_ascii_case(y);
-        (0..a.len().saturating_sub(1)).any(|i| {
-            !same(&a[i], &a[i + 1])
-                && same(&a[i], &b[i + 1])
-                && same(&a[i + 1], &b[i])
-                && a[..i].iter().zip(&b[..i]).all(|(x, y)| same(x, y))
-                && a[i + 2..].iter().zip(&b[i + 2..]).all(|(x, y)| same(x, y))
-        })
-    }
-    let limit = (word.len() / 3).max(1);
-    let mut best: [(usize, &'c str); N] = [(usize::MAX, ""); N];
-    for c in candidates.clone() {
-        let d = distance(word, c);
-        if d > limit {
-            continue;
-        }
-        // Insert keeping `best` sorted by (distance, name).
-        let mut k = N;
-        while k > 0 && (d, c) < best[k - 1] {
-            k -= 1;
-        }
-        if k < N && !best.iter().any(|&(_, b)| b == c) {
-            let mut j = N - 1;
-            while j > k {
-                best[j] = best[j - 1];
-                j -= 1;
-            }
-            best[k] = (d, c);
-        }
-    }
-    let mut out = [""; N];
-    if best[0].1.is_empty() {
-        let mut n = 0;
-        for c in candidates.filter(|c| swapped(word, c)) {
-            if n < N && !out.contains(&c) {
-                out[n] = c;
-                n += 1;
-            }
-        }
-        return out;
-    }
-    for (o, (_, b)) in out.iter_mut().zip(best) {
-        *o = b;
-    }
-    out
 }
 
 // ---------------------------------------------------------------------------------
@@ -882,7 +285,7 @@ fn cmem(
 
 /// Sets the sub-fields of an operand from the token's prefix and suffix: a written
 /// operand carries exactly the symbols written.
-fn decorate(subs: &[Sub], tok: &Tok, w: &mut u128) -> Result<(), Problem> {
+fn decorate(subs: &[Sub], tok: &::isa_rt::lex::Tok, w: &mut u128) -> Result<(), Problem> {
     for s in subs {
         let v = if matches!(s.role, SubRole::Suffix(_)) {
             s.default
@@ -928,7 +331,7 @@ fn decorate(subs: &[Sub], tok: &Tok, w: &mut u128) -> Result<(), Problem> {
 }
 
 /// A `.SUFFIX` the operand does not take; which operand does is filled in by the caller.
-fn suffix_problem(imm: bool, tok: &Tok, sfx: &str) -> Problem {
+fn suffix_problem(imm: bool, tok: &::isa_rt::lex::Tok, sfx: &str) -> Problem {
     // The suffix ends the token.
     Problem::Suffix(imm, tok.end - sfx.len(), tok.end, 0, "")
 }
@@ -946,7 +349,7 @@ fn offset_in(line: &str, part: &str) -> (usize, usize) {
 /// Reads `tok` (of `line`) as operand `o`, writing its bits into `w`.
 fn read(
     o: &OperandSpec,
-    tok: &Tok,
+    tok: &::isa_rt::lex::Tok,
     line: &str,
     w: &mut u128,
     addr: u64,
@@ -962,7 +365,7 @@ fn read(
         } => {
             let n = count(*w);
             match tok.core {
-                TokCore::Name(text) => {
+                ::isa_rt::lex::TokCore::Name(text) => {
                     let base = text.split_once('.').map_or(text, |(b, _)| b);
                     let Some(code) = name(base) else {
                         return Read::Kind;
@@ -972,7 +375,7 @@ fn read(
                     }
                     o.at.set(w, u128::from(code));
                 }
-                TokCore::Range(file, first, last) if file == prefix => {
+                ::isa_rt::lex::TokCore::Range(file, first, last) if file == prefix => {
                     // Only the first register must exist: an operand at the last register
                     // prints as e.g. `UR[62:63]` and must read back.
                     if !(lo..=hi).contains(&first) {
@@ -988,7 +391,7 @@ fn read(
             true
         }
         Kind::Enum { name, .. } => {
-            let TokCore::Name(text) = tok.core else {
+            let ::isa_rt::lex::TokCore::Name(text) = tok.core else {
                 return Read::Kind;
             };
             let Some(code) = name(text) else {
@@ -1013,8 +416,8 @@ fn read(
                 m => m,
             };
             let v = match tok.core {
-                TokCore::Number(v) => v,
-                TokCore::Label(l, addend) if matches!(mode, ImmAddr::Rel | ImmAddr::Abs) => match labels(l)
+                ::isa_rt::lex::TokCore::Number(v) => v,
+                ::isa_rt::lex::TokCore::Label(l, addend) if matches!(mode, ImmAddr::Rel | ImmAddr::Abs) => match labels(l)
                 {
                     Some(t) => i128::from(t) + addend,
                     None => {
@@ -1022,7 +425,7 @@ fn read(
                         return Read::Bad(Problem::UndefinedLabel(s, e));
                     }
                 },
-                TokCore::Label(..) => return Read::Bad(Problem::LabelNotAllowed),
+                ::isa_rt::lex::TokCore::Label(..) => return Read::Bad(Problem::LabelNotAllowed),
                 _ => return Read::Kind,
             };
             if let Some(p) = tok.prefix {
@@ -1093,7 +496,7 @@ fn read(
             signed,
         } => {
             match tok.core {
-                TokCore::ConstMem(bank, None, off) => {
+                ::isa_rt::lex::TokCore::ConstMem(bank, None, off) => {
                     match cmem(bank, off, bank_bits, offset_bits, signed) {
                         Ok(c) => o.at.set(w, c),
                         Err(p) => return Read::Bad(p),
@@ -1114,7 +517,7 @@ fn read(
             reg_type,
             zero,
         } => {
-            let TokCore::ConstMem(bank, r, off) = tok.core else {
+            let ::isa_rt::lex::TokCore::ConstMem(bank, r, off) = tok.core else {
                 return Read::Kind;
             };
             let code = match (r, zero) {
@@ -1145,7 +548,7 @@ fn read(
             off_width,
             off_signed,
         } => {
-            let TokCore::Indexed(file, r, offset) = tok.core else {
+            let ::isa_rt::lex::TokCore::Indexed(file, r, offset) = tok.core else {
                 return Read::Kind;
             };
             if file != prefix {
@@ -1172,7 +575,7 @@ fn read(
         }
         Kind::Word(word) => {
             return match tok.core {
-                TokCore::Name(n) if n == word && tok.prefix.is_none() => Read::Ok,
+                ::isa_rt::lex::TokCore::Name(n) if n == word && tok.prefix.is_none() => Read::Ok,
                 _ => Read::Kind,
             }
         }
@@ -1189,7 +592,7 @@ fn read(
 #[allow(clippy::result_large_err)]
 fn attempt(
     spec: &OpcodeSpec,
-    l: &Line,
+    l: &::isa_rt::lex::Line,
     m0: usize,
     addr: u64,
     labels: &dyn Fn(&str) -> Option<u64>,
@@ -1224,7 +627,7 @@ fn attempt(
             None => {
                 let all = spec.mods.iter().flat_map(|m| m.values.iter().map(|&(n, _)| n));
                 let kind =
-                    AsmErrorKind::UnknownModifier(spec.mnemonic, nearest::<3>(text, all), spec.mods_text);
+                    AsmErrorKind::UnknownModifier(spec.mnemonic, ::isa_rt::suggest::nearest::<3>(text, all), spec.mods_text);
                 return Err(Fail {
                     rank: 1,
                     err: AsmError::new(s - 1, e, kind),
@@ -1280,8 +683,8 @@ fn attempt(
     let mut first_skip: Option<(usize, usize)> = None;
     // A name gets hints (a register past its file's end, the spec's name of the
     // operand, a misspelt value); it runs to the end of the token.
-    let name_hint = |o: &OperandSpec, tok: &Tok| match tok.core {
-        TokCore::Name(name) => Some(NameHint {
+    let name_hint = |o: &OperandSpec, tok: &::isa_rt::lex::Tok| match tok.core {
+        ::isa_rt::lex::TokCore::Name(name) => Some(NameHint {
             start: tok.end - name.len(),
             end: tok.end,
             fields: spec.fields,
@@ -1453,7 +856,7 @@ fn attempt(
 /// the first that matches, or the most specific error.
 #[allow(clippy::result_large_err)]
 fn assemble(
-    l: &Line,
+    l: &::isa_rt::lex::Line,
     m0: usize,
     cands: &[&OpcodeSpec],
     addr: u64,

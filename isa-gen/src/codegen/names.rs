@@ -57,11 +57,6 @@ pub const RESERVED_TYPES: &[&str] = &[
     "Expect",
     "NameHint",
     "Problem",
-    "Found",
-    "Tok",
-    "TokCore",
-    "Line",
-    "Cur",
     "At",
     "NameFn",
     "CountFn",
@@ -210,12 +205,11 @@ pub fn check(model: &Model) -> Vec<Diagnostic> {
     out
 }
 
-/// Most operands the generated assembler reads on a line (`MAX_OPERANDS` of
-/// `asm_runtime.rs`, which `isa-gen/tests/hostile.rs` checks against this).
-pub const MAX_OPERANDS: usize = 12;
-/// Most dot-separated parts (mnemonic words and modifiers) of a mnemonic the generated
-/// assembler reads (`MAX_PARTS` of `asm_runtime.rs`).
-pub const MAX_MNEMONIC_PARTS: usize = 8;
+/// Most operands the assemblers read on a line (the lexer's).
+pub const MAX_OPERANDS: usize = isa_rt::lex::MAX_OPERANDS;
+/// Most dot-separated parts (mnemonic words and modifiers) of a mnemonic the
+/// assemblers read (the lexer's).
+pub const MAX_MNEMONIC_PARTS: usize = isa_rt::lex::MAX_PARTS;
 
 /// Opcodes the assemblers could print but not read back: more operands or modifiers
 /// than the generated assembler's fixed-size line buffers hold, or a mnemonic that is

@@ -1,6 +1,7 @@
 // Hand-written support for the generated printer, emitted verbatim into the generated
 // code after `asm_runtime.rs` (see `codegen::asm_parse`) and compiled into isa-gen with
-// it: the formatting options and the number writers. `no_std`, no allocation.
+// it: the formatting options, and the choice of number writer (`isa_rt::num`). `no_std`,
+// no allocation.
 
 /// How [`Instruction::write_asm_with`] writes an instruction. [`FormatOptions::DEFAULT`]
 /// is what `Display` writes: hex numbers, addresses as numbers, defaults left out.
@@ -50,9 +51,9 @@ impl core::fmt::Debug for FormatOptions<'_> {
 #[allow(dead_code)]
 fn write_num<W: core::fmt::Write>(w: &mut W, v: i128, o: &FormatOptions) -> core::fmt::Result {
     if o.decimal {
-        write_dec(w, v)
+        ::isa_rt::num::write_dec(w, v)
     } else {
-        write_hex(w, v)
+        ::isa_rt::num::write_hex(w, v)
     }
 }
 
@@ -68,67 +69,4 @@ fn write_addr<W: core::fmt::Write>(w: &mut W, a: i128, o: &FormatOptions) -> cor
         }
         None => write_num(w, a, o),
     }
-}
-
-/// Writes a signed value in hex (`0x1f`, `-0x1`), without the formatting machinery
-/// (printing is on the disassembler's hot path).
-pub(crate) fn write_hex<W: core::fmt::Write>(w: &mut W, v: i128) -> core::fmt::Result {
-    let mut buf = [0u8; 36];
-    let u = v.unsigned_abs();
-    // Digits from the lowest, 64 bits at a time (immediates rarely need more).
-    let (mut lo, mut hi) = (u as u64, (u >> 64) as u64);
-    let mut i = buf.len();
-    loop {
-        i -= 1;
-        buf[i] = b"0123456789abcdef"[(lo & 15) as usize];
-        lo >>= 4;
-        if lo == 0 {
-            if hi == 0 {
-                break;
-            }
-            // Under a high half, the low one is 16 digits, zeros included.
-            if i == buf.len() - 16 {
-                (lo, hi) = (hi, 0);
-            }
-        }
-    }
-    i -= 2;
-    buf[i] = b'0';
-    buf[i + 1] = b'x';
-    if v < 0 {
-        i -= 1;
-        buf[i] = b'-';
-    }
-    w.write_str(ascii(&buf[i..]))
-}
-
-/// Writes a signed value in decimal, as [`write_hex`] does in hex.
-// Unused when nothing prints a register range or a decimal immediate.
-#[allow(dead_code)]
-pub(crate) fn write_dec<W: core::fmt::Write>(w: &mut W, v: i128) -> core::fmt::Result {
-    let mut buf = [0u8; 40];
-    let mut i = buf.len();
-    let mut u = v.unsigned_abs();
-    loop {
-        i -= 1;
-        buf[i] = b'0' + (u % 10) as u8;
-        u /= 10;
-        if u == 0 {
-            break;
-        }
-    }
-    if v < 0 {
-        i -= 1;
-        buf[i] = b'-';
-    }
-    w.write_str(ascii(&buf[i..]))
-}
-
-/// Digits and signs as text. Checking a few bytes as UTF-8 cost more than the rest of
-/// writing the number.
-fn ascii(digits: &[u8]) -> &str {
-    debug_assert!(digits.is_ascii());
-    // SAFETY: the callers write only ASCII digits, `x` and `-` into `digits`, and ASCII
-    // is UTF-8.
-    unsafe { core::str::from_utf8_unchecked(digits) }
 }

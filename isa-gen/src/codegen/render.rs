@@ -206,8 +206,18 @@ impl Renderer {
                         && self.prev == Prev::Word
                         && matches!(it.peek(), Some(TokenTree::Group(_)));
                     let space = match c {
-                        // `use ::x`, `as ::x`: a path from the root after a keyword.
-                        ':' if joint && self.prev == Prev::Keyword => true,
+                        // `use ::x`, `as ::x`: a path from the root after a keyword;
+                        // `e: ::x::T`, `= ::x::f()`: after other punctuation too (a
+                        // type's `:` would make `:::`), but not after an opening or a
+                        // prefix (`(::x`, `&::x`) or inside a path (`a::b`).
+                        ':' if joint
+                            && matches!(
+                                self.prev,
+                                Prev::Keyword | Prev::Punct { joint: false, tight: false }
+                            ) =>
+                        {
+                            true
+                        }
                         ',' | ';' | '.' | '?' | ':' => false,
                         _ if generic_open || generic_close || bang => false,
                         _ => self.space(),
@@ -446,6 +456,20 @@ mod tests {
              let v = self.x.max(1) as u64;\n        if v > 2 {\n            return Err(E::X { v });\n        \
              } else {\n            w.g(-1, a::b::<u8>());\n        }\n        \
              match v { 0 => Ok(()), _ => Ok(()) }\n    }\n}\nstatic T: [u8; 3] = [1u8, 2u8, 3u8];\n"
+        );
+    }
+
+    /// A path from the crate root after a type's colon or a keyword keeps its space
+    /// (`e: ::x::T`; `e:::x` does not parse); a path inside a path does not get one.
+    #[test]
+    fn root_paths_after_a_colon() {
+        let t = quote! {
+            use ::x::y;
+            fn f(e: ::x::T, g: a::b::C) -> ::x::U { let v = ::x::v(e, &::x::W); v }
+        };
+        assert_eq!(
+            render(t),
+            "use ::x::y;\nfn f(e: ::x::T, g: a::b::C) -> ::x::U {\n    let v = ::x::v(e, &::x::W);\n    v\n}\n"
         );
     }
 

@@ -1,0 +1,21 @@
+//! The run-time engines of the ISA toolchain, shared by every crate generated from a
+//! spec (`gpu-isa` for the bundled one, any crate using `isa-gen` or `include_isa!`)
+//! and by the tools that read any spec at run time (`isa --spec`, the linter, the
+//! language server). What is here knows nothing of a particular spec; generated code
+//! calls it by path (`::isa_rt::…`), as prost-generated code calls `prost`, so a
+//! spec's names never collide with it.
+//!
+//! - [`lex`]: one line of assembly into guard, mnemonic parts and operand tokens;
+//! - [`num`]: numbers written as the printers write them;
+//! - [`suggest`]: did-you-mean suggestions for misspelt names.
+//!
+//! `no_std`, no allocation, no dependencies. A crate generated from a spec works with
+//! the version of this crate its generator was released with: use the same version of
+//! `isa-gen`/`isa-macros` and `isa-rt`.
+
+#![no_std]
+#![warn(missing_docs)]
+
+pub mod lex;
+pub mod num;
+pub mod suggest;
