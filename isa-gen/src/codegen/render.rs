@@ -213,7 +213,11 @@ impl Renderer {
                         ':' if joint
                             && matches!(
                                 self.prev,
-                                Prev::Keyword | Prev::Punct { joint: false, tight: false }
+                                Prev::Keyword
+                                    | Prev::Punct {
+                                        joint: false,
+                                        tight: false
+                                    }
                             ) =>
                         {
                             true

@@ -319,6 +319,44 @@ fn syntax_incomplete_value_list() {
     );
 }
 
+/// Each kind of bad example is counted as warned, and its warning covers exactly the
+/// text at fault: an unterminated address prefix its `/*`, an instruction of another
+/// optype the whole instruction, an operand that does not assemble that operand.
+#[test]
+fn example_warnings_cover_the_text_at_fault() {
+    let t = edit(GOOD, "ADD R1, R2, R3;", "ADD R1, R2, SR_CLOCK;");
+    let t = edit(&t, "/*0010*/ @!P0", "/*0010 @!P0");
+    let t = edit(&t, "ADD.W64 R[2:3], R4, c[0x0][0x10];", "MOV PR;");
+    let c = check(&t);
+    assert_eq!((c.examples.assembled, c.examples.warned), (3, 3));
+    let mut got: Vec<(String, &str)> = c
+        .diagnostics
+        .warnings()
+        .map(|d| (d.message.clone(), c.sources.text(d.span)))
+        .collect();
+    got.sort();
+    assert_eq!(
+        got,
+        [
+            (
+                "example does not assemble: `ADD` operand 3 (SrcB): expected a Reg, a UImm16 \
+                 or a constant-memory operand c[bank][offset], found SR_CLOCK"
+                    .to_string(),
+                "SR_CLOCK"
+            ),
+            (
+                "example has an unterminated `/*` address prefix".to_string(),
+                "/*"
+            ),
+            (
+                "example of `ADD` assembles as `MOV_I`, which is not one of its opcodes"
+                    .to_string(),
+                "MOV PR"
+            ),
+        ]
+    );
+}
+
 #[test]
 fn example_undefined_value() {
     // A name that is no value of any operand's type.
@@ -570,6 +608,66 @@ fn bitwidth_against_siblings() {
 /// majority and neither pair is reported. A fourth `ADD` opcode (`ADD_X`) joins
 /// `ADD_I` in saying 32 while `ADD_R` and `ADD_C` keep `32 + (width == "W64") * 32`;
 /// moving `ADD_X` to the other side (three against one) reports `ADD_I` alone.
+/// Four of six siblings agree: a majority, though not by two (`2 * 4 > 6`); the two
+/// that differ are reported, each with the majority's entries beside it, and a sum of
+/// three terms is written without parentheses (left to right needs none).
+#[test]
+fn bitwidth_majority_of_six_and_how_it_is_shown() {
+    let expr = "32 + (width == \"W64\") * 32";
+    let odd = "32 + (width == \"W64\") * 16 + (width == \"W128\") * 32";
+    let add_x = |name: &str, k: &str, width: &str| {
+        format!(
+            "__DefOpcode {name} : [ADD]\n  __Encoding\n    field<8, 4> SType stype == X;\n    \
+             field<90, 2> K k == {k};\n  __OperandInfo\n    InList<pg, ra>;\n    OutList<rd>;\n    \
+             Order<pg, rd, ra>;\n    Bitwidth<rd> = {width};\n\n"
+        )
+    };
+    let extra = format!(
+        "__DefBitFieldType K<2>\n    K0 = 0;\n    K1 = 1;\n    K2 = 2;\n\n{}{}{}__DefOptype MOV",
+        add_x("ADD_X0", "K0", expr),
+        add_x("ADD_X1", "K1", odd),
+        add_x("ADD_X2", "K2", "64"),
+    );
+    let t = edit(GOOD, "__DefOptype MOV", &extra);
+    let c = check(&t);
+    let said = format!("but 4 of the 6 `ADD` opcodes that give it say {expr}");
+    assert_warnings(
+        &c,
+        &[
+            // (`k` is fixed, so nothing in the text tells `ADD_X1` from `ADD_X0`.)
+            (
+                at(&t, "__DefOpcode ADD_X1", "ADD_X1"),
+                "opcode `ADD_X1` prints as `ADD_X0`",
+            ),
+            (
+                at(&t, &format!("Bitwidth<rd> = {odd};"), "Bitwidth"),
+                &format!("`Bitwidth<rd>` of `ADD_X1` is {odd}, {said}"),
+            ),
+            (
+                at(&t, "Bitwidth<rd> = 64;", "Bitwidth"),
+                &format!("`Bitwidth<rd>` of `ADD_X2` is 64, {said}"),
+            ),
+        ],
+    );
+    for d in c
+        .diagnostics
+        .warnings()
+        .filter(|d| d.lint == Some(crate::diag::Lint::Bitwidth))
+    {
+        let beside: Vec<&str> = d.secondary.iter().map(|(_, l)| l.as_str()).collect();
+        assert_eq!(
+            beside,
+            [
+                format!("{expr} in `ADD_R`"),
+                format!("{expr} in `ADD_I`"),
+                format!("{expr} in `ADD_C`"),
+            ],
+            "{}",
+            d.message
+        );
+    }
+}
+
 #[test]
 fn bitwidth_tie_between_siblings_reports_neither_side() {
     let expr = "32 + (width == \"W64\") * 32";
