@@ -232,13 +232,30 @@ fn syntax_mnemonic_that_is_exactly_a_family_name() {
 #[test]
 fn syntax_operand_count() {
     let t = edit(GOOD, "Rd, {-}Ra, SrcB ", "Rd, {-}Ra ");
+    let c = check(&t);
     assert_warnings(
-        &check(&t),
+        &c,
         &[(
             at(&t, "Rd, {-}Ra ", "Rd"),
             "shows 2 operands, but no `ADD` opcode takes that many",
         )],
     );
+    // The warning covers the operands, not the spaces before `$sched`.
+    let d = c.diagnostics.warnings().next().expect("the warning");
+    assert_eq!(c.sources.text(d.span), "Rd, {-}Ra");
+    // With no operands at all it points at the end of the mnemonic, not at the
+    // spaces after it.
+    let t = edit(GOOD, "Rd, {-}Ra, SrcB ", "");
+    let c = check(&t);
+    assert_warnings(
+        &c,
+        &[(
+            at(&t, "ADD{.half}{.width}   ", "   "),
+            "shows 0 operands, but no `ADD` opcode takes that many",
+        )],
+    );
+    let d = c.diagnostics.warnings().next().expect("the warning");
+    assert_eq!(c.sources.text(d.span), "");
     // Optional operands and omittable ones make ranges that only need to meet.
     let t = edit(GOOD, "MOV PR{, SrcB}", "MOV PR{, SrcB}{, SrcC}");
     assert_warnings(&check(&t), &[]);
