@@ -206,6 +206,13 @@ fn syntax_unknown_mnemonic() {
         &check(&t),
         &[(at(&t, "ADDX{", "ADDX"), "unknown mnemonic `ADDX`")],
     );
+    // A word that starts with a digit is no mnemonic: such a line is not read as one.
+    let t = edit(
+        GOOD,
+        "ADD{.half}{.width} Rd",
+        "2D Rd, Ra\nADD{.half}{.width} Rd",
+    );
+    assert_warnings(&check(&t), &[]);
 }
 
 /// An optype named `MOV_W` is written `MOV.W`: every word of its name, and nothing
