@@ -60,14 +60,21 @@ pub struct Verdict {
 const MAX_SPLIT_BITS: u32 = 12;
 
 pub fn verdict(old: &Model, new: &Model) -> Verdict {
+    let (old_types, new_types) = type_prints(old, new);
     let cx = Cx {
         old,
         new,
         old_asm: Assembler::new(old),
         new_asm: Assembler::new(new),
-        new_prints: (0..new.opcodes.len())
-            .map(|b| fingerprint(new, b))
+        old_prints: (0..old.opcodes.len())
+            .map(|a| fingerprint(old, a, &old_types))
             .collect(),
+        new_prints: (0..new.opcodes.len())
+            .map(|b| fingerprint(new, b, &new_types))
+            .collect(),
+        old_types,
+        new_types,
+        dispatch: Dispatch::new(old, new),
     };
     let mut breaks = Vec::new();
     let mut reached = vec![false; new.opcodes.len()];
@@ -83,7 +90,13 @@ struct Cx<'m> {
     new: &'m Model,
     old_asm: Assembler<'m>,
     new_asm: Assembler<'m>,
+    old_prints: Vec<String>,
     new_prints: Vec<String>,
+    /// Each type's print (how it prints its codes) as a number, equal across the two
+    /// models for equal prints: comparing them is not comparing every value again.
+    old_types: Vec<usize>,
+    new_types: Vec<usize>,
+    dispatch: Dispatch,
 }
 
 impl Cx<'_> {
@@ -102,7 +115,10 @@ impl Cx<'_> {
                 d.meets(m, (b.fixed_bits & f.mask()) >> f.start)
             })
         };
-        let cands: Vec<usize> = (0..self.new.opcodes.len())
+        let cands: Vec<usize> = self
+            .dispatch
+            .agreeing(op)
+            .into_iter()
             .filter(|&b| takes(&self.new.opcodes[b], &doms))
             .collect();
         for &b in &cands {
@@ -193,7 +209,7 @@ impl Cx<'_> {
                 }
             }
         }
-        if fingerprint(self.old, a) == self.new_prints[b] {
+        if self.old_prints[a] == self.new_prints[b] {
             return None;
         }
         let groups = groups(self.old, op, self.new, nb);
@@ -308,7 +324,7 @@ impl Cx<'_> {
                                 && g.default == f.default
                                 && std::mem::discriminant(&g.role)
                                     == std::mem::discriminant(&f.role)
-                                && type_print(self.new, g.ty) == type_print(self.old, f.ty)
+                                && self.new_types[g.ty.0] == self.old_types[f.ty.0]
                         })
                 })
                 .collect()
@@ -345,6 +361,63 @@ impl Cx<'_> {
             old_text,
             new_text,
         }
+    }
+}
+
+/// NEW's opcodes by their fixed bits, to find those that can take an OLD opcode's words
+/// without testing every pair (quadratic: 4,096 opcodes against themselves were 16
+/// million tests).
+struct Dispatch {
+    /// NEW opcodes grouped by fixed mask, in order of first appearance.
+    groups: Vec<(u128, Vec<usize>)>,
+    /// For a group and the bits of its mask that an OLD opcode fixes: the group's
+    /// opcodes by their fixed bits there.
+    by_known: HashMap<(usize, u128), HashMap<u128, Vec<usize>>>,
+}
+
+impl Dispatch {
+    fn new(old: &Model, new: &Model) -> Dispatch {
+        let mut groups: Vec<(u128, Vec<usize>)> = Vec::new();
+        let mut group_of: HashMap<u128, usize> = HashMap::new();
+        for (b, op) in new.opcodes.iter().enumerate() {
+            let g = *group_of.entry(op.fixed_mask).or_insert_with(|| {
+                groups.push((op.fixed_mask, Vec::new()));
+                groups.len() - 1
+            });
+            groups[g].1.push(b);
+        }
+        // Specs have a few fixed masks, so a few maps serve every OLD opcode.
+        let mut by_known: HashMap<(usize, u128), HashMap<u128, Vec<usize>>> = HashMap::new();
+        for a in &old.opcodes {
+            for (g, (mask, ops)) in groups.iter().enumerate() {
+                let known = mask & a.fixed_mask;
+                by_known.entry((g, known)).or_insert_with(|| {
+                    let mut m: HashMap<u128, Vec<usize>> = HashMap::new();
+                    for &b in ops {
+                        m.entry(new.opcodes[b].fixed_bits & known)
+                            .or_default()
+                            .push(b);
+                    }
+                    m
+                });
+            }
+        }
+        Dispatch { groups, by_known }
+    }
+
+    /// The NEW opcodes whose fixed bits agree with `a`'s where both fix, in NEW's order
+    /// (the order dispatch tries them in): every NEW opcode that can take a word of `a`,
+    /// since `a`'s words hold its fixed bits.
+    fn agreeing(&self, a: &Opcode) -> Vec<usize> {
+        let mut out = Vec::new();
+        for (g, (mask, _)) in self.groups.iter().enumerate() {
+            let known = mask & a.fixed_mask;
+            if let Some(ops) = self.by_known.get(&(g, known)) {
+                out.extend(ops.get(&(a.fixed_bits & known)).into_iter().flatten());
+            }
+        }
+        out.sort_unstable();
+        out
     }
 }
 
@@ -400,15 +473,15 @@ fn fields_in(op: &Opcode, bits: u128) -> Vec<String> {
 }
 
 /// What printing an opcode depends on, apart from the field codes: equal fingerprints
-/// print every word alike.
-pub fn fingerprint(m: &Model, i: usize) -> String {
+/// print every word alike. `types` are the model's type prints ([`type_prints`]).
+fn fingerprint(m: &Model, i: usize, types: &[usize]) -> String {
     let op = &m.opcodes[i];
     let mut s = isa_gen::asm::mnemonic(m, i);
     for f in &op.fields {
         // A fixed field never prints: its code is all that matters.
         let ty = match f.role {
             Role::Fixed(_) => String::new(),
-            _ => type_print(m, f.ty),
+            _ => types[f.ty.0].to_string(),
         };
         s.push_str(&format!(
             "|{}@{}+{}:{ty}:{:?}:{:?}",
@@ -418,7 +491,7 @@ pub fn fingerprint(m: &Model, i: usize) -> String {
     for o in &op.order {
         let kind = match o.kind {
             OperandKind::RegIndexed { file, reg, offset } => {
-                format!("ri({},{reg},{offset})", type_print(m, file))
+                format!("ri({},{reg},{offset})", types[file.0])
             }
             OperandKind::Word(w) => format!("w({})", m.words[w.0].name),
             k => format!("{k:?}"),
@@ -437,6 +510,22 @@ pub fn fingerprint(m: &Model, i: usize) -> String {
         }
     }
     s
+}
+
+/// Each type of OLD and of NEW numbered by how it prints its codes ([`type_print`]):
+/// equal numbers for equal prints, across the two models.
+fn type_prints(old: &Model, new: &Model) -> (Vec<usize>, Vec<usize>) {
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    let mut number = |m: &Model| -> Vec<usize> {
+        (0..m.types.len())
+            .map(|t| {
+                let n = seen.len();
+                *seen.entry(type_print(m, TypeId(t))).or_insert(n)
+            })
+            .collect()
+    };
+    let old_types = number(old);
+    (old_types, number(new))
 }
 
 /// How a type prints its codes.
