@@ -91,16 +91,27 @@ pub fn fixed_text(m: &Names, op: &Opcode) -> String {
     let v: Vec<String> = op
         .fields
         .iter()
-        .filter_map(|f| match f.role {
-            Role::Fixed(c) => Some(format!("{} == {}", f.name, m.value_text(f.ty, c))),
-            _ => None,
-        })
+        .filter_map(|f| fixed_field(m, f, false))
         .collect();
     if v.is_empty() {
         "no fixed field".into()
     } else {
         v.join(", ")
     }
+}
+
+/// `optype == BRA` for a fixed field; with `code`, `optype == BRA (0x40)` (unless the
+/// value is written as its code already).
+pub fn fixed_field(m: &Names, f: &Field, code: bool) -> Option<String> {
+    let Role::Fixed(c) = f.role else {
+        return None;
+    };
+    let v = m.value_text(f.ty, c);
+    Some(if code && v != format!("{c:#x}") {
+        format!("{} == {v} ({c:#x})", f.name)
+    } else {
+        format!("{} == {v}", f.name)
+    })
 }
 
 fn opcode(on: &Names, i: usize, nn: &Names, j: usize, out: &mut Vec<Change>) {

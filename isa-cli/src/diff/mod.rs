@@ -79,7 +79,7 @@ pub struct Report {
 impl Report {
     pub fn new(old: &Model, new: &Model) -> Report {
         let (on, nn) = (names::Names::new(old), names::Names::new(new));
-        let v = verdict::verdict(old, new);
+        let v = verdict::verdict(&on, &nn);
         let added_opcodes = v
             .fresh
             .iter()
@@ -184,6 +184,7 @@ impl Report {
                 "word": format!("{:#034x}", b.word),
                 "old_text": b.old_text,
                 "new_text": b.new_text,
+                "moved": b.moved.as_ref().map(|m| json!({"from": m.from, "to": m.to})),
             })).collect::<Vec<_>>(),
             "added_opcodes": self.added_opcodes.iter().map(|(n, how)| json!({
                 "opcode": n, "identified_by": how,

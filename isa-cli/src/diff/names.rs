@@ -21,6 +21,7 @@ pub fn by_name<'a, T>(items: &'a [T], name: impl Fn(&'a T) -> &'a str) -> HashMa
 pub struct Names<'m> {
     pub model: &'m Model,
     types: HashMap<&'m str, TypeId>,
+    opcodes: HashMap<&'m str, usize>,
     pub words: HashMap<&'m str, &'m OperandWord>,
     /// Per type (by `TypeId`): its enumeration values (empty for other kinds).
     values: Vec<Values<'m>>,
@@ -37,6 +38,10 @@ impl<'m> Names<'m> {
         let mut types = HashMap::with_capacity(model.types.len());
         for (i, t) in model.types.iter().enumerate() {
             types.entry(t.name.as_str()).or_insert(TypeId(i));
+        }
+        let mut opcodes = HashMap::with_capacity(model.opcodes.len());
+        for (i, o) in model.opcodes.iter().enumerate() {
+            opcodes.entry(o.name.as_str()).or_insert(i);
         }
         let values = model
             .types
@@ -56,6 +61,7 @@ impl<'m> Names<'m> {
         Names {
             model,
             types,
+            opcodes,
             words: by_name(&model.words, |w| &w.name),
             values,
         }
@@ -63,6 +69,10 @@ impl<'m> Names<'m> {
 
     pub fn type_id(&self, name: &str) -> Option<TypeId> {
         self.types.get(name).copied()
+    }
+
+    pub fn opcode(&self, name: &str) -> Option<usize> {
+        self.opcodes.get(name).copied()
     }
 
     pub fn values(&self, t: TypeId) -> &Values<'m> {
