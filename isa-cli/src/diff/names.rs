@@ -27,7 +27,6 @@ pub struct Names<'m> {
     values: Vec<Values<'m>>,
 }
 
-#[derive(Default)]
 pub struct Values<'m> {
     pub by_name: HashMap<&'m str, &'m EnumValue>,
     pub by_code: HashMap<u128, &'m EnumValue>,
