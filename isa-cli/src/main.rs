@@ -324,7 +324,8 @@ struct JsonArgs {
 The verdict is decided from the layouts, not by sampling words: compatible when every
 word that decodes under OLD decodes under NEW to the same instruction text. New opcodes
 in unused heads and new enumeration values are compatible additions; each break names
-the opcode and fields, with an example word.
+the opcode and fields, with an example word. An opcode whose identifying fixed fields
+changed (a renumbered optype) is one break saying it moved, never an addition.
 
 Examples:
   isa diff old-spec/ isa-spec/

@@ -138,11 +138,96 @@ fn a_changed_enum_code_is_incompatible_and_names_the_type() {
         .iter()
         .all(|b| b["fields"] == serde_json::json!(["cond"])));
     assert!(breaks.iter().any(|b| b["opcode"] == "BRA_U"));
+    assert!(breaks.iter().all(|b| b["moved"].is_null()));
     assert!(v["changes"]
         .as_array()
         .unwrap()
         .iter()
         .any(|c| c["kind"] == "type" && c["name"] == "BRACond"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A renumbered optype (`BRA = 0x40` → `0x3f`): `BRA_U` and `BRA_X` moved. Each is said
+/// once, as a move with an OLD word that NEW no longer decodes, and neither is listed as
+/// an addition (both exist in OLD).
+#[test]
+fn a_renumbered_optype_is_reported_as_moved_opcodes() {
+    let dir = spec_copy(
+        "bra3f",
+        replace_in("base.isa", "    BRA = 0x40;", "    BRA = 0x3f;"),
+    );
+    let (code, out, err) = diff(&[&spec_dir(), &dir]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert_eq!(
+        out,
+        format!(
+            "\
+incompatible: words of 2 opcodes decode differently under {}
+
+breaks:
+  BRA_U (field `optype`): moved from optype == BRA (0x40) to optype == BRA (0x3f); no NEW opcode decodes its OLD words
+    word 0x0000001c000000000000000000007440
+    OLD: BRA UR0, 0x10
+    NEW: does not decode: no opcode matches
+  BRA_X (field `optype`): moved from optype == BRA (0x40) to optype == BRA (0x3f); no NEW opcode decodes its OLD words
+    word 0x0000001c000000000000000000007040
+    OLD: BRA 0x10
+    NEW: does not decode: no opcode matches
+
+changes:
+  type Optype: value `BRA` renumbered 0x40 → 0x3f
+  opcode BRA_U: field `optype` fixed to BRA, whose code changed
+  opcode BRA_X: field `optype` fixed to BRA, whose code changed
+",
+            dir.display()
+        )
+    );
+    // The example words are what the report says under each spec.
+    let word = "0x0000001c000000000000000000007440";
+    let o = isa(&["disasm", "--strict", "--hex", word]);
+    assert!(stdout(&o).contains("BRA UR0, 0x10"), "{}", stdout(&o));
+    let o = isa(&[
+        "disasm",
+        "--strict",
+        "--spec",
+        dir.to_str().unwrap(),
+        "--hex",
+        word,
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+
+    // Back again: the same moves, the codes the other way round.
+    let (code, out, _) = diff(&[&dir, &spec_dir()]);
+    assert_eq!(code, Some(1));
+    assert!(
+        out.contains("  BRA_X (field `optype`): moved from optype == BRA (0x3f) to optype == BRA (0x40); no NEW opcode decodes its OLD words\n"),
+        "{out}"
+    );
+    assert!(!out.contains("compatible additions"), "{out}");
+
+    // For tools: each break says how the opcode was identified and is now.
+    let o = isa_command()
+        .args(["diff", "--json"])
+        .arg(spec_dir())
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let moved: Vec<_> = v["breaks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| (b["opcode"].clone(), b["moved"].clone()))
+        .collect();
+    let m = serde_json::json!({"from": "optype == BRA (0x40)", "to": "optype == BRA (0x3f)"});
+    assert_eq!(
+        moved,
+        [
+            (serde_json::json!("BRA_U"), m.clone()),
+            (serde_json::json!("BRA_X"), m)
+        ]
+    );
+    assert_eq!(v["added_opcodes"], serde_json::json!([]));
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -5,9 +5,10 @@
 
 use std::collections::BTreeMap;
 
-use isa_gen::model::{Field, Model, Opcode, Role, Type, TypeKind};
+use isa_gen::model::{Field, Model, Opcode, Role, Type, TypeId, TypeKind};
 
-use crate::doc::text::{bits, value_text};
+use super::names::{by_name, Names};
+use crate::doc::text::bits;
 
 /// One change.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -26,9 +27,10 @@ fn change(kind: &'static str, name: &str, what: String) -> Change {
     }
 }
 
-pub fn changes(old: &Model, new: &Model) -> Vec<Change> {
+pub fn changes(on: &Names, nn: &Names) -> Vec<Change> {
+    let (old, new) = (on.model, nn.model);
     let mut out = Vec::new();
-    types(old, new, &mut out);
+    types(on, nn, &mut out);
     let olds: BTreeMap<&str, usize> = old
         .opcodes
         .iter()
@@ -44,7 +46,7 @@ pub fn changes(old: &Model, new: &Model) -> Vec<Change> {
     for (name, &i) in &olds {
         match news.get(name) {
             None => out.push(change("opcode", name, "removed".into())),
-            Some(&j) => opcode(old, i, new, j, &mut out),
+            Some(&j) => opcode(on, i, nn, j, &mut out),
         }
     }
     for (name, &j) in &news {
@@ -53,12 +55,12 @@ pub fn changes(old: &Model, new: &Model) -> Vec<Change> {
             out.push(change(
                 "opcode",
                 name,
-                format!("added, identified by {}", fixed_text(new, op)),
+                format!("added, identified by {}", fixed_text(nn, op)),
             ));
         }
     }
     for w in &old.words {
-        match new.words.iter().find(|n| n.name == w.name) {
+        match nn.words.get(w.name.as_str()) {
             None => out.push(change("word", &w.name, "removed".into())),
             Some(n) => {
                 let (a, b) = (word_text(old, w), word_text(new, n));
@@ -69,7 +71,7 @@ pub fn changes(old: &Model, new: &Model) -> Vec<Change> {
         }
     }
     for n in &new.words {
-        if !old.words.iter().any(|w| w.name == n.name) {
+        if !on.words.contains_key(n.name.as_str()) {
             out.push(change(
                 "word",
                 &n.name,
@@ -85,14 +87,11 @@ fn word_text(m: &Model, w: &isa_gen::model::OperandWord) -> String {
 }
 
 /// `optype == BRA, stype == U`.
-pub fn fixed_text(m: &Model, op: &Opcode) -> String {
+pub fn fixed_text(m: &Names, op: &Opcode) -> String {
     let v: Vec<String> = op
         .fields
         .iter()
-        .filter_map(|f| match f.role {
-            Role::Fixed(c) => Some(format!("{} == {}", f.name, value_text(m.ty(f.ty), c))),
-            _ => None,
-        })
+        .filter_map(|f| fixed_field(m, f, false))
         .collect();
     if v.is_empty() {
         "no fixed field".into()
@@ -101,7 +100,22 @@ pub fn fixed_text(m: &Model, op: &Opcode) -> String {
     }
 }
 
-fn opcode(old: &Model, i: usize, new: &Model, j: usize, out: &mut Vec<Change>) {
+/// `optype == BRA` for a fixed field; with `code`, `optype == BRA (0x40)` (unless the
+/// value is written as its code already).
+pub fn fixed_field(m: &Names, f: &Field, code: bool) -> Option<String> {
+    let Role::Fixed(c) = f.role else {
+        return None;
+    };
+    let v = m.value_text(f.ty, c);
+    Some(if code && v != format!("{c:#x}") {
+        format!("{} == {v} ({c:#x})", f.name)
+    } else {
+        format!("{} == {v}", f.name)
+    })
+}
+
+fn opcode(on: &Names, i: usize, nn: &Names, j: usize, out: &mut Vec<Change>) {
+    let (old, new) = (on.model, nn.model);
     let (a, b) = (&old.opcodes[i], &new.opcodes[j]);
     let name = a.name.as_str();
     let (ma, mb) = (
@@ -111,8 +125,12 @@ fn opcode(old: &Model, i: usize, new: &Model, j: usize, out: &mut Vec<Change>) {
     if ma != mb {
         out.push(change("opcode", name, format!("mnemonic {ma} → {mb}")));
     }
+    let (fa, fb) = (
+        by_name(&a.fields, |f| &f.name),
+        by_name(&b.fields, |g| &g.name),
+    );
     for f in &a.fields {
-        let Some(g) = b.fields.iter().find(|g| g.name == f.name) else {
+        let Some(g) = fb.get(f.name.as_str()) else {
             out.push(change(
                 "opcode",
                 name,
@@ -120,10 +138,10 @@ fn opcode(old: &Model, i: usize, new: &Model, j: usize, out: &mut Vec<Change>) {
             ));
             continue;
         };
-        field(old, f, new, g, name, out);
+        field(on, f, nn, g, name, out);
     }
     for g in &b.fields {
-        if !a.fields.iter().any(|f| f.name == g.name) {
+        if !fa.contains_key(g.name.as_str()) {
             out.push(change(
                 "opcode",
                 name,
@@ -150,7 +168,8 @@ fn operands(m: &Model, op: &Opcode) -> String {
         .join(", ")
 }
 
-fn field(old: &Model, f: &Field, new: &Model, g: &Field, op: &str, out: &mut Vec<Change>) {
+fn field(on: &Names, f: &Field, nn: &Names, g: &Field, op: &str, out: &mut Vec<Change>) {
+    let (old, new) = (on.model, nn.model);
     let n = &f.name;
     if f.start != g.start && f.width == g.width {
         out.push(change(
@@ -189,14 +208,14 @@ fn field(old: &Model, f: &Field, new: &Model, g: &Field, op: &str, out: &mut Vec
     };
     match (f.role, g.role) {
         (Role::Fixed(x), Role::Fixed(y)) => {
-            let (x, y) = (value_text(ta, x), value_text(tb, y));
+            let (x, y) = (on.value_text(f.ty, x), nn.value_text(g.ty, y));
             if x != y {
                 out.push(change(
                     "opcode",
                     op,
                     format!("field `{n}` fixed value {x} → {y}"),
                 ));
-            } else if ta.enum_code(&x) != tb.enum_code(&y) {
+            } else if on.enum_code(f.ty, &x) != nn.enum_code(g.ty, &y) {
                 out.push(change(
                     "opcode",
                     op,
@@ -211,8 +230,10 @@ fn field(old: &Model, f: &Field, new: &Model, g: &Field, op: &str, out: &mut Vec
         )),
         _ => {}
     }
-    let dv = |t: &Type, d: Option<u128>| d.map(|c| value_text(t, c));
-    let (da, db) = (dv(ta, f.default), dv(tb, g.default));
+    let (da, db) = (
+        f.default.map(|c| on.value_text(f.ty, c)),
+        g.default.map(|c| nn.value_text(g.ty, c)),
+    );
     if da != db {
         let show = |d: Option<String>| d.unwrap_or_else(|| "none".into());
         out.push(change(
@@ -223,12 +244,14 @@ fn field(old: &Model, f: &Field, new: &Model, g: &Field, op: &str, out: &mut Vec
     }
 }
 
-fn types(old: &Model, new: &Model, out: &mut Vec<Change>) {
-    for t in &old.types {
-        let Some(u) = new.types.iter().find(|u| u.name == t.name) else {
+fn types(on: &Names, nn: &Names, out: &mut Vec<Change>) {
+    let (old, new) = (on.model, nn.model);
+    for (i, t) in old.types.iter().enumerate() {
+        let Some(j) = nn.type_id(&t.name) else {
             out.push(change("type", &t.name, "removed".into()));
             continue;
         };
+        let u = new.ty(j);
         if t.width != u.width {
             out.push(change(
                 "type",
@@ -238,8 +261,9 @@ fn types(old: &Model, new: &Model, out: &mut Vec<Change>) {
         }
         match (&t.kind, &u.kind) {
             (TypeKind::Enum(a), TypeKind::Enum(b)) => {
+                let (na, nb) = (&on.values(TypeId(i)).by_name, &nn.values(j).by_name);
                 for v in a {
-                    match b.iter().find(|w| w.name == v.name) {
+                    match nb.get(v.name.as_str()) {
                         None => out.push(change(
                             "type",
                             &t.name,
@@ -257,7 +281,7 @@ fn types(old: &Model, new: &Model, out: &mut Vec<Change>) {
                     }
                 }
                 for w in b {
-                    if !a.iter().any(|v| v.name == w.name) {
+                    if !na.contains_key(w.name.as_str()) {
                         out.push(change(
                             "type",
                             &t.name,
@@ -291,7 +315,7 @@ fn types(old: &Model, new: &Model, out: &mut Vec<Change>) {
         }
     }
     for u in &new.types {
-        if !old.types.iter().any(|t| t.name == u.name) {
+        if on.type_id(&u.name).is_none() {
             out.push(change(
                 "type",
                 &u.name,

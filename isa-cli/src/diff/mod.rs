@@ -4,6 +4,7 @@
 //! spec with errors, which has no encodings to compare).
 
 mod changes;
+mod names;
 mod space;
 mod verdict;
 
@@ -77,35 +78,33 @@ pub struct Report {
 
 impl Report {
     pub fn new(old: &Model, new: &Model) -> Report {
-        let v = verdict::verdict(old, new);
+        let (on, nn) = (names::Names::new(old), names::Names::new(new));
+        let v = verdict::verdict(&on, &nn);
         let added_opcodes = v
             .fresh
             .iter()
             .map(|&b| {
                 let op = &new.opcodes[b];
-                (op.name.clone(), changes::fixed_text(new, op))
+                (op.name.clone(), changes::fixed_text(&nn, op))
             })
             .collect();
         let mut added_values = Vec::new();
         for t in &new.types {
-            let (Some(vs), Some(old_t)) = (
-                t.enum_values(),
-                old.type_by_name(&t.name).map(|i| old.ty(i)),
-            ) else {
+            let (Some(vs), Some(old_t)) = (t.enum_values(), on.type_id(&t.name)) else {
                 continue;
             };
+            // An OLD type of another kind has no values: every value is new.
+            let had = on.values(old_t);
             for v in vs {
-                let had = old_t
-                    .enum_values()
-                    .is_some_and(|o| o.iter().any(|w| w.name == v.name || w.code == v.code));
-                if !had {
+                if !had.by_name.contains_key(v.name.as_str()) && !had.by_code.contains_key(&v.code)
+                {
                     added_values.push((t.name.clone(), v.name.clone(), v.code));
                 }
             }
         }
         Report {
             breaks: v.breaks,
-            changes: changes::changes(old, new),
+            changes: changes::changes(&on, &nn),
             added_opcodes,
             added_values,
         }
@@ -185,6 +184,7 @@ impl Report {
                 "word": format!("{:#034x}", b.word),
                 "old_text": b.old_text,
                 "new_text": b.new_text,
+                "moved": b.moved.as_ref().map(|m| json!({"from": m.from, "to": m.to})),
             })).collect::<Vec<_>>(),
             "added_opcodes": self.added_opcodes.iter().map(|(n, how)| json!({
                 "opcode": n, "identified_by": how,

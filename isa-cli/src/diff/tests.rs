@@ -1,6 +1,7 @@
 //! The verdict on small specs, one kind of revision each (the bundled spec and the
 //! command line are tested in `isa-cli/tests/diff.rs`).
 
+use super::verdict::Moved;
 use super::*;
 
 /// A small spec; `edit` rewrites its text.
@@ -134,6 +135,8 @@ fn words_split_between_new_opcodes_are_followed_to_each() {
         "{:?}",
         r.breaks
     );
+    // NEW's `A_R` fixes more than OLD's but still takes some of its words: no move.
+    assert!(r.breaks.iter().all(|b| b.moved.is_none()));
 }
 
 /// Two modifiers that change places print differently only when both are off their
@@ -295,5 +298,141 @@ fn a_converter_s_fields_are_tried_together() {
         b.old_text.contains("~R") && b.new_text.contains("-R"),
         "{:?}",
         r.breaks
+    );
+}
+
+/// A renumbered optype code (`A = 1` → `A = 3`): the opcode's words decode as nothing
+/// and NEW's `A_R` is not something an OLD word reaches, but it is no addition: one
+/// break says the opcode moved, and nothing else is listed but the changes.
+#[test]
+fn a_renumbered_optype_is_one_move_not_an_addition() {
+    let r = report(|s| s.replace("    A = 1;", "    A = 3;"));
+    assert_eq!(
+        r.text("old", "new"),
+        "\
+incompatible: words of 1 opcode decode differently under new
+
+breaks:
+  A_R (field `op`): moved from op == A (0x1) to op == A (0x3); no NEW opcode decodes its OLD words
+    word 0x00000000000000000000000000000001
+    OLD: A R0
+    NEW: does not decode: no opcode matches
+
+changes:
+  type Op: value `A` renumbered 0x1 → 0x3
+  opcode A_R: field `op` fixed to A, whose code changed
+"
+    );
+    assert_eq!(
+        r.breaks[0].moved,
+        Some(Moved {
+            from: "op == A (0x1)".into(),
+            to: "op == A (0x3)".into()
+        })
+    );
+    let j = r.json();
+    assert_eq!(
+        j["breaks"][0]["moved"],
+        serde_json::json!({"from": "op == A (0x1)", "to": "op == A (0x3)"})
+    );
+    assert_eq!(j["added_opcodes"], serde_json::json!([]));
+}
+
+/// `A` and `B` trade codes: each opcode's OLD words decode as the other, which each
+/// move names, with the plainest word of the opcode as the example.
+#[test]
+fn optypes_that_trade_codes_move_onto_each_other() {
+    let with_b = |s: String| {
+        s + "__DefOptype B: [ALL]\n  __Encoding\n    field<0, 8> Op op == B;\n    field<8, 2> M m = X;\n    field<16, 8> Reg rd;\n    field<24, 8> U8 imm = 0;\n  __OperandInfo\n    Order<imm, rd>;\n__DefOpcode B_R: [B]\n"
+    };
+    let r = Report::new(
+        &spec(with_b),
+        &spec(|s| with_b(s).replace("    A = 1;\n    B = 2;", "    A = 2;\n    B = 1;")),
+    );
+    let seen: Vec<(&str, &str, &str, &str)> = r
+        .breaks
+        .iter()
+        .map(|b| {
+            (
+                b.opcode.as_str(),
+                b.why.as_str(),
+                b.old_text.as_str(),
+                b.new_text.as_str(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            (
+                "A_R",
+                "moved from op == A (0x1) to op == A (0x2); its OLD words decode as `B_R`",
+                "A R0",
+                "B R0"
+            ),
+            (
+                "B_R",
+                "moved from op == B (0x2) to op == B (0x1); its OLD words decode as `A_R`",
+                "B R0",
+                "A R0"
+            )
+        ]
+    );
+    assert!(r.added_opcodes.is_empty());
+}
+
+/// Moves that are not renumberings: a fixed field newly declared where OLD's words are
+/// zero, and a fixed field at other bits.
+#[test]
+fn newly_fixed_and_relocated_fixed_fields_are_moves() {
+    let r = report(|s| {
+        s.replace(
+            "__DefRegFile Reg<8>",
+            "__DefBitFieldType Bit<1>\n    Zero;\n    One;\n__DefRegFile Reg<8>",
+        )
+        .replace(
+            "__DefOpcode A_R: [A]\n",
+            "__DefOpcode A_R: [A]\n  __Encoding\n    field<60, 1> Bit x == One;\n",
+        )
+    });
+    let b = &r.breaks[..];
+    assert_eq!(b.len(), 1, "{b:?}");
+    assert_eq!(b[0].fields, ["x"]);
+    assert_eq!(
+        b[0].why,
+        "moved from x not fixed to x == One (0x1); no NEW opcode decodes its OLD words"
+    );
+    assert!(r.added_opcodes.is_empty());
+
+    let r = report(|s| s.replace("field<0, 8> Op op == A;", "field<40, 8> Op op == A;"));
+    assert_eq!(
+        r.breaks.iter().map(|b| b.why.as_str()).collect::<Vec<_>>(),
+        ["moved from op == A (0x1) at bits 7:0 to op == A (0x1) at bits 47:40; no NEW opcode decodes its OLD words"]
+    );
+}
+
+/// A move some of whose OLD words still print alike (under another opcode of the same
+/// mnemonic) says "some of"; one whose words go to another opcode and to none says both.
+#[test]
+fn a_move_says_where_each_part_of_the_words_goes() {
+    // NEW: `A` is 3; `A_Q` (mnemonic `A`) takes the old code 1 with m == X.
+    let q = |fix: &'static str| {
+        move |s: String| {
+            s.replace("    A = 1;", "    A1 = 1;\n    A = 3;").replace(
+                "__DefOpcode A_R: [A]\n",
+                &format!("__DefOpcode A_R: [A]\n__DefOpcode A_Q: [A]\n  __Encoding\n    field<0, 8> Op op == A1;\n    field<8, 2> M m == {fix};\n"),
+            )
+        }
+    };
+    let r = report(q("X"));
+    assert_eq!(
+        r.breaks.iter().map(|b| b.why.as_str()).collect::<Vec<_>>(),
+        ["moved from op == A (0x1) to op == A (0x3); no NEW opcode decodes some of its OLD words"]
+    );
+    // With m == Y, `A_Q` prints those words without their `.Y`: a break too.
+    let r = report(q("Y"));
+    assert_eq!(
+        r.breaks.iter().map(|b| b.why.as_str()).collect::<Vec<_>>(),
+        ["moved from op == A (0x1) to op == A (0x3); its OLD words decode as `A_Q` or not at all"]
     );
 }

@@ -25,15 +25,23 @@
 //!    group off its default.
 //!
 //! Every break is reported with a word that shows it, decoded under both specs.
+//!
+//! An OLD opcode *moved* when NEW has an opcode of its name that none of its words can
+//! decode as, the fixed fields that identify it having changed (a renumbered optype):
+//! its breaks are one that says so and where its words go now, and its namesake is no
+//! addition.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use isa_gen::asm::Assembler;
 use isa_gen::model::interp::{DecodeFailure, Decoded};
-use isa_gen::model::{AsmFormat, Model, Opcode, OperandKind, Role, TypeId, TypeKind};
+use isa_gen::model::{AsmFormat, Field, Model, Opcode, OperandKind, Role, TypeId, TypeKind};
 use isa_gen::syntax::ast::DocKind;
 
+use super::changes::fixed_field;
+use super::names::{by_name, Names};
 use super::space::{Dom, LISTED};
+use crate::doc::text::bits;
 
 /// A word that decodes under OLD but not to the same text under NEW.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -48,50 +56,105 @@ pub struct Break {
     pub old_text: String,
     /// The NEW text, or why the word does not decode under NEW.
     pub new_text: String,
+    /// Set when the opcode moved: NEW has an opcode of its name that none of its words
+    /// can decode as, since the fixed fields that identify it changed.
+    pub moved: Option<Moved>,
+}
+
+/// How a moved opcode was identified and is now: its fixed fields that differ, each
+/// `optype == BRA (0x40)`, `x not fixed`, with `at bits 7:0` where it moved.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Moved {
+    pub from: String,
+    pub to: String,
 }
 
 /// The verdict for every OLD opcode, and the NEW opcodes no OLD word reaches.
 pub struct Verdict {
     pub breaks: Vec<Break>,
-    /// NEW opcodes whose words decode as nothing under OLD: compatible additions.
+    /// NEW opcodes whose words decode as nothing under OLD and whose name is not an OLD
+    /// opcode's (that one moved): compatible additions.
     pub fresh: Vec<usize>,
+}
+
+/// What became of the words of an OLD opcode.
+struct Fate {
+    /// The NEW opcodes that can take some of them.
+    cands: Vec<usize>,
+    /// Its breaks, one a case of its words at most: the NEW opcode the case goes to
+    /// (None: no opcode), the case's base values, the break.
+    broken: Vec<(Option<usize>, Vec<u128>, Break)>,
+    /// How many cases there were (None: too many split bits to list them).
+    cases: Option<usize>,
 }
 
 const MAX_SPLIT_BITS: u32 = 12;
 
-pub fn verdict(old: &Model, new: &Model) -> Verdict {
+pub fn verdict(on: &Names, nn: &Names) -> Verdict {
+    let (old, new) = (on.model, nn.model);
+    let (old_types, new_types) = type_prints(old, new);
     let cx = Cx {
         old,
         new,
+        on,
+        nn,
         old_asm: Assembler::new(old),
         new_asm: Assembler::new(new),
-        new_prints: (0..new.opcodes.len())
-            .map(|b| fingerprint(new, b))
+        old_prints: (0..old.opcodes.len())
+            .map(|a| fingerprint(old, a, &old_types))
             .collect(),
+        new_prints: (0..new.opcodes.len())
+            .map(|b| fingerprint(new, b, &new_types))
+            .collect(),
+        old_types,
+        new_types,
+        dispatch: Dispatch::new(old, new),
     };
     let mut breaks = Vec::new();
     let mut reached = vec![false; new.opcodes.len()];
     for a in 0..old.opcodes.len() {
-        cx.opcode(a, &mut breaks, &mut reached);
+        let fate = cx.opcode(a);
+        for &b in &fate.cands {
+            reached[b] = true;
+        }
+        match cx.moved_to(a, &fate) {
+            Some(b) if !fate.broken.is_empty() => breaks.push(cx.moved(a, b, fate)),
+            _ => breaks.extend(fate.broken.into_iter().map(|(_, _, br)| br)),
+        }
     }
-    let fresh = (0..new.opcodes.len()).filter(|&b| !reached[b]).collect();
+    let fresh = (0..new.opcodes.len())
+        .filter(|&b| !reached[b] && on.opcode(&new.opcodes[b].name).is_none())
+        .collect();
     Verdict { breaks, fresh }
 }
 
 struct Cx<'m> {
     old: &'m Model,
     new: &'m Model,
+    on: &'m Names<'m>,
+    nn: &'m Names<'m>,
     old_asm: Assembler<'m>,
     new_asm: Assembler<'m>,
+    old_prints: Vec<String>,
     new_prints: Vec<String>,
+    /// Each type's print (how it prints its codes) as a number, equal across the two
+    /// models for equal prints: comparing them is not comparing every value again.
+    old_types: Vec<usize>,
+    new_types: Vec<usize>,
+    dispatch: Dispatch,
 }
 
 impl Cx<'_> {
-    fn opcode(&self, a: usize, breaks: &mut Vec<Break>, reached: &mut [bool]) {
+    fn opcode(&self, a: usize) -> Fate {
         let op = &self.old.opcodes[a];
+        let mut fate = Fate {
+            cands: Vec::new(),
+            broken: Vec::new(),
+            cases: Some(0),
+        };
         let doms: Vec<Dom> = op.fields.iter().map(|f| Dom::of(self.old, f)).collect();
         if doms.iter().any(Dom::is_empty) {
-            return; // no word decodes as A (a type without codes that fit)
+            return fate; // no word decodes as A (a type without codes that fit)
         }
         let takes = |b: &Opcode, doms: &[Dom]| -> bool {
             if b.fixed_mask & !op.covered & b.fixed_bits != 0 {
@@ -102,12 +165,13 @@ impl Cx<'_> {
                 d.meets(m, (b.fixed_bits & f.mask()) >> f.start)
             })
         };
-        let cands: Vec<usize> = (0..self.new.opcodes.len())
+        fate.cands = self
+            .dispatch
+            .agreeing(op)
+            .into_iter()
             .filter(|&b| takes(&self.new.opcodes[b], &doms))
             .collect();
-        for &b in &cands {
-            reached[b] = true;
-        }
+        let cands = &fate.cands;
         // Bits of A's variable fields that some candidate fixes: they split A's words.
         let variable: u128 = op
             .fields
@@ -120,7 +184,7 @@ impl Cx<'_> {
         });
         if split.count_ones() > MAX_SPLIT_BITS {
             let base = base_values(op, &doms);
-            breaks.push(self.example(
+            let br = self.example(
                 a,
                 &base,
                 Vec::new(),
@@ -128,9 +192,12 @@ impl Cx<'_> {
                     "its words are split among NEW opcodes by {} bits (at most {MAX_SPLIT_BITS} are analysed)",
                     split.count_ones()
                 ),
-            ));
-            return;
+            );
+            fate.broken.push((None, base, br));
+            fate.cases = None;
+            return fate;
         }
+        let mut cases = 0;
         let bits: Vec<u32> = (0..128).filter(|i| split >> i & 1 == 1).collect();
         for case in 0u32..(1 << bits.len()) {
             let want: u128 = bits
@@ -149,6 +216,7 @@ impl Cx<'_> {
             if narrowed.iter().any(Dom::is_empty) {
                 continue;
             }
+            cases += 1;
             let base = base_values(op, &narrowed);
             let target = cands
                 .iter()
@@ -162,15 +230,119 @@ impl Cx<'_> {
                         "no NEW opcode decodes some of its words".to_string()
                     };
                     let fields = fields_in(op, split);
-                    breaks.push(self.example(a, &base, fields, why));
+                    let br = self.example(a, &base, fields, why);
+                    fate.broken.push((None, base, br));
                 }
                 Some(b) => {
                     if let Some(br) = self.compare(a, b, &narrowed, &base) {
-                        breaks.push(br);
+                        fate.broken.push((Some(b), base, br));
                     }
                 }
             }
         }
+        fate.cases = Some(cases);
+        fate
+    }
+
+    /// The NEW opcode of A's name when A moved: its fixed bits differ and none of A's
+    /// words can decode as it.
+    fn moved_to(&self, a: usize, fate: &Fate) -> Option<usize> {
+        let op = &self.old.opcodes[a];
+        let b = self.nn.opcode(&op.name)?;
+        let nb = &self.new.opcodes[b];
+        let other_bits = (op.fixed_mask, op.fixed_bits) != (nb.fixed_mask, nb.fixed_bits);
+        (other_bits && !fate.cands.contains(&b)).then_some(b)
+    }
+
+    /// A moved opcode's breaks as one, saying where its words go now. The example is
+    /// the first breaking case's base word when it breaks (the opcode's plainest
+    /// words, decoded where they now go), else that case's own example.
+    fn moved(&self, a: usize, b: usize, fate: Fate) -> Break {
+        let (fields, from, to) = self.identity_change(a, b);
+        let whole = fate.cases == Some(fate.broken.len());
+        let some = if whole { "" } else { "some of " };
+        let mut goes: Vec<Option<usize>> = Vec::new();
+        let mut seen = HashSet::new();
+        for (t, _, _) in &fate.broken {
+            if seen.insert(*t) {
+                goes.push(*t);
+            }
+        }
+        let named: Vec<String> = goes
+            .iter()
+            .flatten()
+            .map(|&c| format!("`{}`", self.new.opcodes[c].name))
+            .collect();
+        let (target, base, first) = fate.broken.into_iter().next().expect("a break");
+        let tail = if fate.cases.is_none() {
+            first.why.clone()
+        } else if named.is_empty() {
+            format!("no NEW opcode decodes {some}its OLD words")
+        } else {
+            format!(
+                "{some}its OLD words decode as {}{}",
+                named.join(", "),
+                if seen.contains(&None) {
+                    " or not at all"
+                } else {
+                    ""
+                }
+            )
+        };
+        let every: Vec<usize> = (0..base.len()).collect();
+        let shown = target
+            .and_then(|t| self.check(a, t, &base, &every, &base))
+            .unwrap_or(first);
+        Break {
+            fields,
+            why: format!("moved from {from} to {to}; {tail}"),
+            moved: Some(Moved { from, to }),
+            ..shown
+        }
+    }
+
+    /// The fixed fields that tell OLD `a` and NEW `b` (of one name) apart, and how
+    /// each side fixes them (see [`Moved`]).
+    fn identity_change(&self, a: usize, b: usize) -> (Vec<String>, String, String) {
+        let (x, y) = (&self.old.opcodes[a], &self.new.opcodes[b]);
+        let (fx, fy) = (
+            by_name(&x.fields, |f| &f.name),
+            by_name(&y.fields, |f| &f.name),
+        );
+        let names = x.fields.iter().chain(&y.fields).map(|f| f.name.as_str());
+        let mut seen = HashSet::new();
+        let (mut fields, mut from, mut to) = (Vec::new(), Vec::new(), Vec::new());
+        for n in names.filter(|n| seen.insert(*n)) {
+            let (f, g) = (
+                fx.get(n).copied().filter(|f| f.is_fixed()),
+                fy.get(n).copied().filter(|g| g.is_fixed()),
+            );
+            let (f, g) = match (f, g) {
+                (None, None) => continue,
+                (Some(f), Some(g)) if (f.start, f.width, f.role) == (g.start, g.width, g.role) => {
+                    continue
+                }
+                fg => fg,
+            };
+            // Where both fix it at other bits, each side says where.
+            let moved_bits =
+                matches!((f, g), (Some(f), Some(g)) if (f.start, f.width) != (g.start, g.width));
+            let side = |m: &Names, f: Option<&Field>| match f {
+                None => format!("{n} not fixed"),
+                Some(f) => {
+                    let t = fixed_field(m, f, true).unwrap_or_default();
+                    if moved_bits {
+                        format!("{t} at bits {}", bits(f.start, f.width))
+                    } else {
+                        t
+                    }
+                }
+            };
+            fields.push(n.to_string());
+            from.push(side(self.on, f));
+            to.push(side(self.nn, g));
+        }
+        (fields, from.join(", "), to.join(", "))
     }
 
     /// A's words (within `doms`) against NEW opcode `b`, which takes all of them.
@@ -193,7 +365,7 @@ impl Cx<'_> {
                 }
             }
         }
-        if fingerprint(self.old, a) == self.new_prints[b] {
+        if self.old_prints[a] == self.new_prints[b] {
             return None;
         }
         let groups = groups(self.old, op, self.new, nb);
@@ -277,14 +449,17 @@ impl Cx<'_> {
             values: v.to_vec(),
         };
         let word = self.old.encode(&d);
-        let why = match self.new.decode(word) {
-            Ok(n) if n.opcode == b => {
+        // The case gave every such word `b`'s fixed bits, and no other NEW opcode can
+        // match a word `b` matches (the checker's rule): NEW's dispatch is `b`, without
+        // the scan of every NEW opcode a word that made thousands of opcodes quadratic.
+        let why = match self.new.decode_as(b, word) {
+            Ok(n) => {
                 if self.old_asm.print(&d, 0) == self.new_asm.print(&n, 0) {
                     return None;
                 }
                 "it prints differently"
             }
-            _ => "it decodes otherwise",
+            Err(_) => "it decodes otherwise",
         };
         Some(self.example(a, v, self.blame(a, b, shown, v, base), why.into()))
     }
@@ -308,7 +483,7 @@ impl Cx<'_> {
                                 && g.default == f.default
                                 && std::mem::discriminant(&g.role)
                                     == std::mem::discriminant(&f.role)
-                                && type_print(self.new, g.ty) == type_print(self.old, f.ty)
+                                && self.new_types[g.ty.0] == self.old_types[f.ty.0]
                         })
                 })
                 .collect()
@@ -344,7 +519,65 @@ impl Cx<'_> {
             word,
             old_text,
             new_text,
+            moved: None,
         }
+    }
+}
+
+/// NEW's opcodes by their fixed bits, to find those that can take an OLD opcode's words
+/// without testing every pair (quadratic: 4,096 opcodes against themselves were 16
+/// million tests).
+struct Dispatch {
+    /// NEW opcodes grouped by fixed mask, in order of first appearance.
+    groups: Vec<(u128, Vec<usize>)>,
+    /// For a group and the bits of its mask that an OLD opcode fixes: the group's
+    /// opcodes by their fixed bits there.
+    by_known: HashMap<(usize, u128), HashMap<u128, Vec<usize>>>,
+}
+
+impl Dispatch {
+    fn new(old: &Model, new: &Model) -> Dispatch {
+        let mut groups: Vec<(u128, Vec<usize>)> = Vec::new();
+        let mut group_of: HashMap<u128, usize> = HashMap::new();
+        for (b, op) in new.opcodes.iter().enumerate() {
+            let g = *group_of.entry(op.fixed_mask).or_insert_with(|| {
+                groups.push((op.fixed_mask, Vec::new()));
+                groups.len() - 1
+            });
+            groups[g].1.push(b);
+        }
+        // Specs have a few fixed masks, so a few maps serve every OLD opcode.
+        let mut by_known: HashMap<(usize, u128), HashMap<u128, Vec<usize>>> = HashMap::new();
+        for a in &old.opcodes {
+            for (g, (mask, ops)) in groups.iter().enumerate() {
+                let known = mask & a.fixed_mask;
+                by_known.entry((g, known)).or_insert_with(|| {
+                    let mut m: HashMap<u128, Vec<usize>> = HashMap::new();
+                    for &b in ops {
+                        m.entry(new.opcodes[b].fixed_bits & known)
+                            .or_default()
+                            .push(b);
+                    }
+                    m
+                });
+            }
+        }
+        Dispatch { groups, by_known }
+    }
+
+    /// The NEW opcodes whose fixed bits agree with `a`'s where both fix, in NEW's order
+    /// (the order dispatch tries them in): every NEW opcode that can take a word of `a`,
+    /// since `a`'s words hold its fixed bits.
+    fn agreeing(&self, a: &Opcode) -> Vec<usize> {
+        let mut out = Vec::new();
+        for (g, (mask, _)) in self.groups.iter().enumerate() {
+            let known = mask & a.fixed_mask;
+            if let Some(ops) = self.by_known.get(&(g, known)) {
+                out.extend(ops.get(&(a.fixed_bits & known)).into_iter().flatten());
+            }
+        }
+        out.sort_unstable();
+        out
     }
 }
 
@@ -400,15 +633,15 @@ fn fields_in(op: &Opcode, bits: u128) -> Vec<String> {
 }
 
 /// What printing an opcode depends on, apart from the field codes: equal fingerprints
-/// print every word alike.
-pub fn fingerprint(m: &Model, i: usize) -> String {
+/// print every word alike. `types` are the model's type prints ([`type_prints`]).
+fn fingerprint(m: &Model, i: usize, types: &[usize]) -> String {
     let op = &m.opcodes[i];
     let mut s = isa_gen::asm::mnemonic(m, i);
     for f in &op.fields {
         // A fixed field never prints: its code is all that matters.
         let ty = match f.role {
             Role::Fixed(_) => String::new(),
-            _ => type_print(m, f.ty),
+            _ => types[f.ty.0].to_string(),
         };
         s.push_str(&format!(
             "|{}@{}+{}:{ty}:{:?}:{:?}",
@@ -418,7 +651,7 @@ pub fn fingerprint(m: &Model, i: usize) -> String {
     for o in &op.order {
         let kind = match o.kind {
             OperandKind::RegIndexed { file, reg, offset } => {
-                format!("ri({},{reg},{offset})", type_print(m, file))
+                format!("ri({},{reg},{offset})", types[file.0])
             }
             OperandKind::Word(w) => format!("w({})", m.words[w.0].name),
             k => format!("{k:?}"),
@@ -437,6 +670,22 @@ pub fn fingerprint(m: &Model, i: usize) -> String {
         }
     }
     s
+}
+
+/// Each type of OLD and of NEW numbered by how it prints its codes ([`type_print`]):
+/// equal numbers for equal prints, across the two models.
+fn type_prints(old: &Model, new: &Model) -> (Vec<usize>, Vec<usize>) {
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    let mut number = |m: &Model| -> Vec<usize> {
+        (0..m.types.len())
+            .map(|t| {
+                let n = seen.len();
+                *seen.entry(type_print(m, TypeId(t))).or_insert(n)
+            })
+            .collect()
+    };
+    let old_types = number(old);
+    (old_types, number(new))
 }
 
 /// How a type prints its codes.
