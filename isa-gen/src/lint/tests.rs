@@ -213,6 +213,9 @@ fn syntax_unknown_mnemonic() {
         "2D Rd, Ra\nADD{.half}{.width} Rd",
     );
     assert_warnings(&check(&t), &[]);
+    // Nor is one cut short by the end of the line after a `{`.
+    let t = edit(GOOD, "ADD{.half}{.width} Rd", "ADD{\nADD{.half}{.width} Rd");
+    assert_warnings(&check(&t), &[]);
 }
 
 /// An optype named `MOV_W` is written `MOV.W`: every word of its name, and nothing
