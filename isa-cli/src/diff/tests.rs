@@ -436,3 +436,20 @@ fn a_move_says_where_each_part_of_the_words_goes() {
         ["moved from op == A (0x1) to op == A (0x3); its OLD words decode as `A_Q` or not at all"]
     );
 }
+
+/// An opcode renamed in place (`A_R` → `A_S`, the same bits) whose old name now names
+/// an opcode of another optype: its OLD words still print alike under NEW, so nothing
+/// broke and nothing is reported as moved.
+#[test]
+fn a_name_reused_elsewhere_is_no_move_when_the_words_still_print_alike() {
+    let r = report(|s| {
+        s.replace(
+            "__DefOpcode A_R: [A]\n",
+            "__DefOpcode A_S: [A]\n__DefOptype B: [ALL]\n  __Encoding\n    \
+             field<0, 8> Op op == B;\n    field<16, 8> Reg rd;\n  __OperandInfo\n    \
+             Order<rd>;\n__DefOpcode A_R: [B]\n",
+        )
+    });
+    assert!(r.breaks.is_empty(), "{:?}", r.breaks);
+    assert!(r.compatible());
+}
