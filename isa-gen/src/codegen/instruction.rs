@@ -15,17 +15,7 @@ impl Gen<'_> {
     pub(super) fn instruction(&self) -> TokenStream {
         let m = self.model;
         let variants: Vec<_> = m.opcodes.iter().map(|o| self.struct_ident(o)).collect();
-        let vdocs: Vec<_> = m
-            .opcodes
-            .iter()
-            .map(|o| {
-                doc_lit(&format!(
-                    " `{}`: see [`{}`].",
-                    o.name,
-                    names::type_name(&o.name)
-                ))
-            })
-            .collect();
+        let vdocs = self.variant_docs();
         let decoder = self.decoder();
         let core = quote! {
             #decoder

@@ -107,17 +107,7 @@ impl Gen<'_> {
         let m = self.model;
         let variants: Vec<_> = m.opcodes.iter().map(|o| self.struct_ident(o)).collect();
         let spec_names: Vec<_> = m.opcodes.iter().map(|o| o.name.as_str()).collect();
-        let vdocs: Vec<_> = m
-            .opcodes
-            .iter()
-            .map(|o| {
-                doc_lit(&format!(
-                    " `{}`: see [`{}`].",
-                    o.name,
-                    names::type_name(&o.name)
-                ))
-            })
-            .collect();
+        let vdocs = self.variant_docs();
         let infos: Vec<_> = if self.options.skip_metadata {
             Vec::new()
         } else {

@@ -383,6 +383,21 @@ impl Gen<'_> {
         }
     }
 
+    /// The doc of each opcode's variant in the `Opcode` and `Instruction` enums.
+    fn variant_docs(&self) -> Vec<Literal> {
+        self.model
+            .opcodes
+            .iter()
+            .map(|o| {
+                doc_lit(&format!(
+                    " `{}`: see [`{}`].",
+                    o.name,
+                    names::type_name(&o.name)
+                ))
+            })
+            .collect()
+    }
+
     fn type_ident(&self, ty: crate::model::TypeId) -> Ident {
         format_ident!("{}", names::type_name(&self.model.ty(ty).name))
     }
