@@ -141,6 +141,7 @@ fn syntax_operands(text: &str, from: usize, to: usize) -> Vec<SynOperand<'_>> {
         while i < z {
             if b[i] == b'{' {
                 let close = closing(b, i, z);
+                let end = (close + 1).min(z);
                 let inner = split_commas(b, i + 1, close);
                 if inner.len() > 1 {
                     for (c, d) in inner {
@@ -154,9 +155,9 @@ fn syntax_operands(text: &str, from: usize, to: usize) -> Vec<SynOperand<'_>> {
                         }
                     }
                 } else {
-                    extend(i, (close + 1).min(z), &mut main);
+                    extend(i, end, &mut main);
                 }
-                i = close + 1;
+                i = end;
                 continue;
             }
             if !b[i].is_ascii_whitespace() {

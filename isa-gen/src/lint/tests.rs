@@ -1208,3 +1208,102 @@ fn syntax_lines_that_end_inside_the_mnemonic() {
     let t = edit(GOOD, "MOV PR{, SrcB}      $sched $req ;", "MOV{.half");
     assert_warnings(&check(&t), &[]);
 }
+
+/// The text of the primary span of the `k`-th warning.
+fn warning_text(c: &Checked, k: usize) -> String {
+    let d = c.diagnostics.warnings().nth(k).expect("the warning");
+    c.sources.text(d.span).to_string()
+}
+
+/// The operand-count warning spans the operands as written: a brace group ending the
+/// last operand included, a trailing comma left out.
+#[test]
+fn syntax_operand_count_span_ends_with_the_last_operand() {
+    let t = edit(GOOD, "Rd, {-}Ra, SrcB ", "Rd, {-}Ra{.X}, ");
+    let c = check(&t);
+    assert_warnings(&c, &[(at(&t, "Rd, {-}Ra{", "Rd"), "shows 2 operands")]);
+    assert_eq!(warning_text(&c, 0), "Rd, {-}Ra{.X}");
+}
+
+/// Prefixes are read braced (`{!}Ra`) or bare (`!Ra`) at the start of an operand only,
+/// and each is checked against the sub-fields that can encode it.
+#[test]
+fn syntax_prefixes_braced_bare_and_not_prefixes() {
+    let msg = "allows `!` before `Ra`, but no `ADD` opcode can encode it";
+    for written in ["{!}Ra", "!Ra"] {
+        let t = edit(GOOD, "Rd, {-}Ra, SrcB ", &format!("Rd, {written}, SrcB "));
+        let c = check(&t);
+        assert_warnings(&c, &[(at(&t, written, "!"), msg)]);
+        assert_eq!(warning_text(&c, 0), "!", "`{written}`");
+    }
+    // Not a prefix: after the first character, or braced with more than the symbol.
+    for written in ["x!Ra", "{!Ra}"] {
+        let t = edit(GOOD, "Rd, {-}Ra, SrcB ", &format!("Rd, {written}, SrcB "));
+        assert_warnings(&check(&t), &[]);
+    }
+    // A bare prefix keeps the rest of the operand as its name, even when its third
+    // character closes a brace.
+    let t = edit(GOOD, "Rd, {-}Ra, SrcB ", "Rd, !R}, SrcB ");
+    assert_warnings(
+        &check(&t),
+        &[(at(&t, "!R}", "!"), "allows `!` before `R}`")],
+    );
+    // `.neg` encodes `~` as well as `-` (`CvtINegX`).
+    let t = edit(GOOD, "Rd, {-}Ra, SrcB ", "Rd, {~}Ra, SrcB ");
+    assert_warnings(&check(&t), &[]);
+}
+
+/// Value lists that are not lists of values are left alone; the warnings on lists
+/// point at the values at fault, whole.
+#[test]
+fn syntax_value_lists_spans_and_malformed_lists() {
+    // A modifier's name alone on the last line, and a list with an item that is not
+    // a value name: nothing to say.
+    let t = edit(
+        GOOD,
+        ".width = {.W32*, .W64, .W128}\n",
+        ".width = {.W32*, .W64, .W128}\n.half\n",
+    );
+    assert_warnings(&check(&t), &[]);
+    let t = edit(GOOD, "{.LO*, .HI}", "{.LO*, .H-I}");
+    assert_warnings(&check(&t), &[]);
+    // An operand's name is not a modifier's.
+    let t = edit(GOOD, ".half = {.LO*, .HI}", ".rd = {.LO*, .HI}");
+    assert_warnings(
+        &check(&t),
+        &[(
+            at(&t, ".rd = {", ".rd"),
+            "lists values of `.rd`, which is not a modifier",
+        )],
+    );
+    // Two values not of the type: the second is shown too, whole.
+    let t = edit(GOOD, "{.LO*, .HI}", "{.LO*, .XX, .YY}");
+    let c = check(&t);
+    assert_warnings(
+        &c,
+        &[(at(&t, ".half = {", ".XX"), "are not values of `Half`")],
+    );
+    assert_eq!(warning_text(&c, 0), ".XX");
+    let d = c.diagnostics.warnings().next().unwrap();
+    let (span, label) = &d.secondary[0];
+    assert_eq!(
+        (c.sources.text(*span), label.as_str()),
+        (".YY", "not a value either")
+    );
+    // A list missing values spans the whole list.
+    let t = edit(GOOD, "{.W32*, .W64, .W128}", "{.W32*, .W64}");
+    let c = check(&t);
+    assert_warnings(
+        &c,
+        &[(
+            at(&t, ".width = {", ".width"),
+            "lists only some values of `.width`",
+        )],
+    );
+    assert_eq!(warning_text(&c, 0), ".width = {.W32*, .W64}");
+    // The default marks, whole.
+    let t = edit(GOOD, "{.LO*, .HI}", "{.LO*, .HI*}");
+    assert_eq!(warning_text(&check(&t), 0), ".HI*");
+    let t = edit(GOOD, "{.LO*, .HI}", "{.LO, .HI*}");
+    assert_eq!(warning_text(&check(&t), 0), ".HI*");
+}
