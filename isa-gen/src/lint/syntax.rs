@@ -118,6 +118,14 @@ fn parse_mnemonic(text: &str, at: usize) -> Option<(Comp<'_>, Vec<Comp<'_>>, usi
     Some((head, comps, i))
 }
 
+/// Where scanning resumes after a brace group closing at `close` (the operand ends at
+/// `to`). Resuming earlier would rescan the group's own characters, which extend the
+/// operand to the same end: mutants of this arithmetic are equivalent (listed in
+/// `.cargo/mutants.toml`).
+fn group_end(close: usize, to: usize) -> usize {
+    (close + 1).min(to)
+}
+
 /// The operands of a syntax line between `from` and `to`. A brace group holding a
 /// comma is optional (`URd{, upu}`, `{upu, }URd`); other brace groups are optional
 /// parts of one operand (`{-}URa`, `UR[URa{+SImm7}]`).
@@ -141,7 +149,7 @@ fn syntax_operands(text: &str, from: usize, to: usize) -> Vec<SynOperand<'_>> {
         while i < z {
             if b[i] == b'{' {
                 let close = closing(b, i, z);
-                let end = (close + 1).min(z);
+                let end = group_end(close, z);
                 let inner = split_commas(b, i + 1, close);
                 if inner.len() > 1 {
                     for (c, d) in inner {
