@@ -56,6 +56,7 @@ object|isa-object/src/*.rs|isa-object,isa-cli|150|all
 lints|isa-gen/src/lint/*.rs|isa-gen|240|not (test(generated_code_of_hostile_specs_compiles) | test(/linear_time/))
 diff|isa-cli/src/diff/*.rs|isa-cli|150|binary(diff) | test(/diff/)
 lsp-pos|isa-cli/src/lsp/pos.rs|isa-cli|150|binary(lsp) | test(/lsp::/)
+engines|isa-rt/src/print.rs isa-rt/src/expr.rs isa-rt/src/table.rs|isa-rt|60|all
 EOF
 }
 

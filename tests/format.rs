@@ -8,7 +8,7 @@ use std::collections::HashMap;
 
 use common::{legal, model, Rng};
 use isa::{FormatOptions, Instruction};
-use isa_gen::asm::{Assembler, PrintOptions};
+use isa_gen::asm::Assembler;
 
 /// Every opcode, random instructions: each combination of options prints identically
 /// in both tiers and assembles back to the word.
@@ -23,7 +23,6 @@ fn options_agree_between_tiers_and_read_back() {
         .collect();
     let by_name: HashMap<&str, u64> = names.iter().map(|(a, n)| (n.as_str(), *a)).collect();
     let sym = |a: u64| names.get(&a).map(String::as_str);
-    let sym_owned = |a: u64| names.get(&a).cloned();
     for i in 0..m.opcodes.len() {
         for _ in 0..200 {
             let mut d = legal(m, i, &mut rng);
@@ -50,14 +49,8 @@ fn options_agree_between_tiers_and_read_back() {
                 }
                 g.decimal = decimal;
                 g.show_defaults = show_defaults;
-                let mut p = PrintOptions::default();
-                if symbols {
-                    p.symbols = Some(&sym_owned);
-                }
-                p.decimal = decimal;
-                p.show_defaults = show_defaults;
                 let text = insn.display_with(addr, g).to_string();
-                assert_eq!(text, asm.print_with(&d, addr, &p), "{}", m.opcodes[i].name);
+                assert_eq!(text, asm.print_with(&d, addr, &g), "{}", m.opcodes[i].name);
                 let labels = |l: &str| by_name.get(l).copied();
                 let back = Instruction::parse_at(&text, addr, &labels)
                     .unwrap_or_else(|e| panic!("`{text}`: {}", e.display(&text)));

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use isa::Instruction;
-use isa_gen::asm::{AsmError, Assembler, PrintOptions};
+use isa_gen::asm::{AsmError, Assembler, FormatOptions};
 use isa_gen::model::interp::Decoded;
 use isa_gen::model::{Address, FlowKind, Model};
 
@@ -93,17 +93,14 @@ impl Codec {
         match self {
             Codec::Bundled => {
                 let i = Instruction::decode(word).map_err(|e| e.to_string())?;
-                let mut o = isa::FormatOptions::new();
+                let mut o = FormatOptions::new();
                 o.symbols = symbols;
                 Ok(i.display_with(addr, o).to_string())
             }
             Codec::Spec(a) => {
                 let d = self.decoded(a, word)?;
-                let owned = |x: u64| symbols.and_then(|f| f(x)).map(str::to_string);
-                let mut o = PrintOptions::default();
-                if symbols.is_some() {
-                    o.symbols = Some(&owned);
-                }
+                let mut o = FormatOptions::new();
+                o.symbols = symbols;
                 Ok(a.print_with(&d, addr, &o))
             }
         }

@@ -1079,19 +1079,19 @@ fn register_indexed_offsets_print_with_their_sign() {
 /// back to the instruction.
 #[test]
 fn print_options_write_what_they_say() {
-    use isa_gen::asm::PrintOptions;
+    use isa_gen::asm::FormatOptions;
     let a = asm();
-    let symbol = |x: u64| (x == 0x110).then(|| ".L_x".to_string());
-    let plain = PrintOptions::default();
-    let decimal = PrintOptions {
+    let symbol = |x: u64| (x == 0x110).then_some(".L_x");
+    let plain = FormatOptions::default();
+    let decimal = FormatOptions {
         decimal: true,
         ..plain
     };
-    let defaults = PrintOptions {
+    let defaults = FormatOptions {
         show_defaults: true,
         ..plain
     };
-    let symbols = PrintOptions {
+    let symbols = FormatOptions {
         symbols: Some(&symbol),
         ..plain
     };

@@ -7,15 +7,25 @@
 //!
 //! - [`lex`]: one line of assembly into guard, mnemonic parts and operand tokens;
 //! - [`num`]: numbers written as the printers write them;
-//! - [`suggest`]: did-you-mean suggestions for misspelt names.
+//! - [`suggest`]: did-you-mean suggestions for misspelt names;
+//! - [`table`]: the table schema, what the engines read about a spec;
+//! - [`print`]: the printer of instructions, from the tables;
+//! - [`expr`]: expressions of field codes (`Bitwidth` entries) in the tables.
 //!
-//! `no_std`, no allocation, no dependencies. A crate generated from a spec works with
+//! `no_std`, no dependencies; no allocation unless the feature `alloc` is on (it adds
+//! [`table::TableBuf`], tables built at run time). A crate generated from a spec works with
 //! the version of this crate its generator was released with: use the same version of
 //! `isa-gen`/`isa-macros` and `isa-rt`.
 
 #![no_std]
 #![warn(missing_docs)]
 
+#[cfg(feature = "alloc")]
+extern crate alloc;
+
+pub mod expr;
 pub mod lex;
 pub mod num;
+pub mod print;
 pub mod suggest;
+pub mod table;

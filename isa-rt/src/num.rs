@@ -3,7 +3,7 @@
 
 /// Writes a signed value in hex (`0x1f`, `-0x1`), without the formatting machinery
 /// (printing is on the disassembler's hot path).
-pub fn write_hex<W: core::fmt::Write>(w: &mut W, v: i128) -> core::fmt::Result {
+pub fn write_hex<W: core::fmt::Write + ?Sized>(w: &mut W, v: i128) -> core::fmt::Result {
     let mut buf = [0u8; 36];
     let u = v.unsigned_abs();
     // Digits from the lowest, 64 bits at a time (immediates rarely need more).
@@ -34,7 +34,7 @@ pub fn write_hex<W: core::fmt::Write>(w: &mut W, v: i128) -> core::fmt::Result {
 }
 
 /// Writes a signed value in decimal, as [`write_hex`] does in hex.
-pub fn write_dec<W: core::fmt::Write>(w: &mut W, v: i128) -> core::fmt::Result {
+pub fn write_dec<W: core::fmt::Write + ?Sized>(w: &mut W, v: i128) -> core::fmt::Result {
     let mut buf = [0u8; 40];
     let mut i = buf.len();
     let mut u = v.unsigned_abs();

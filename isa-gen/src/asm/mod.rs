@@ -34,8 +34,9 @@ pub mod omit;
 mod parse;
 mod print;
 pub mod program;
+pub mod tables;
 
-pub use print::PrintOptions;
+pub use isa_rt::print::FormatOptions;
 
 pub(crate) use expected_kind as expected_kind_pub;
 pub(crate) use parse::required_after as required_after_pub;
@@ -116,6 +117,8 @@ pub struct Assembler<'m> {
     /// Mnemonic (`UIMAD.WIDE`) → opcodes, in spec order.
     mnemonics: HashMap<String, Vec<usize>>,
     pub(crate) ops: Vec<OpcodeAsm>,
+    /// The model as the engines' tables (`isa_rt::table`).
+    tables: Box<isa_rt::table::TableBuf>,
 }
 
 impl<'m> Assembler<'m> {
@@ -127,11 +130,14 @@ impl<'m> Assembler<'m> {
         let ops = (0..model.opcodes.len())
             .map(|i| opcode_asm(model, i))
             .collect();
-        Assembler {
+        let mut a = Assembler {
             model,
             mnemonics,
             ops,
-        }
+            tables: Default::default(),
+        };
+        a.tables = Box::new(tables::build(&a));
+        a
     }
 
     /// Every mnemonic, sorted.
@@ -173,6 +179,11 @@ impl<'m> Assembler<'m> {
         parse::parse_line(self, line, addr, labels)
     }
 
+    /// The model as the engines' tables (what the generated code holds as statics).
+    pub fn tables(&self) -> isa_rt::table::Tables<'_> {
+        self.tables.tables()
+    }
+
     /// The operands of an opcode as assembly writes them: `Order` without the guard.
     pub fn operands(&self, opcode: usize) -> &[crate::model::Operand] {
         &self.ops[opcode].operands
@@ -180,12 +191,12 @@ impl<'m> Assembler<'m> {
 
     /// Prints an instruction located at `addr`.
     pub fn print(&self, d: &Decoded, addr: u64) -> String {
-        print::print(self, d, addr, &PrintOptions::default())
+        print::print(self, d, addr, &FormatOptions::DEFAULT)
     }
 
     /// Prints an instruction located at `addr` the way `opts` says (addresses through
     /// a symbol table, decimal numbers, defaults shown).
-    pub fn print_with(&self, d: &Decoded, addr: u64, opts: &PrintOptions) -> String {
+    pub fn print_with(&self, d: &Decoded, addr: u64, opts: &FormatOptions) -> String {
         print::print(self, d, addr, opts)
     }
 }

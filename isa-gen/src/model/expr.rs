@@ -41,22 +41,7 @@ impl CExpr {
             CExpr::Value(_, c) => (*c).min(i128::MAX as u128) as i128,
             CExpr::Not(e) => (e.eval(value) == 0) as i128,
             CExpr::Neg(e) => e.eval(value).saturating_neg(),
-            CExpr::Bin(op, a, b) => {
-                let (a, b) = (a.eval(value), b.eval(value));
-                match op {
-                    BinOp::Or => ((a != 0) || (b != 0)) as i128,
-                    BinOp::And => ((a != 0) && (b != 0)) as i128,
-                    BinOp::Eq => (a == b) as i128,
-                    BinOp::Ne => (a != b) as i128,
-                    BinOp::Lt => (a < b) as i128,
-                    BinOp::Le => (a <= b) as i128,
-                    BinOp::Gt => (a > b) as i128,
-                    BinOp::Ge => (a >= b) as i128,
-                    BinOp::Add => a.saturating_add(b),
-                    BinOp::Sub => a.saturating_sub(b),
-                    BinOp::Mul => a.saturating_mul(b),
-                }
-            }
+            CExpr::Bin(op, a, b) => op.rt().apply(a.eval(value), b.eval(value)),
         }
     }
 

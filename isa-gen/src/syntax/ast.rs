@@ -307,6 +307,25 @@ pub enum BinOp {
 }
 
 impl BinOp {
+    /// The same operator in the run-time crate's expressions (which define what each
+    /// computes).
+    pub fn rt(self) -> isa_rt::expr::BinOp {
+        use isa_rt::expr::BinOp as R;
+        match self {
+            BinOp::Or => R::Or,
+            BinOp::And => R::And,
+            BinOp::Eq => R::Eq,
+            BinOp::Ne => R::Ne,
+            BinOp::Lt => R::Lt,
+            BinOp::Le => R::Le,
+            BinOp::Gt => R::Gt,
+            BinOp::Ge => R::Ge,
+            BinOp::Add => R::Add,
+            BinOp::Sub => R::Sub,
+            BinOp::Mul => R::Mul,
+        }
+    }
+
     pub fn symbol(self) -> &'static str {
         match self {
             BinOp::Or => "or",

@@ -1,0 +1,296 @@
+//! The model as the tables of `isa_rt::table`: what the run-time printer (and, in
+//! time, the other engines) reads about a spec. Built here once from the model and the
+//! assembler's per-opcode facts; the interpreting tier prints through it. The generated
+//! tier still compiles a printer per opcode (`codegen/asm.rs`) until the engine prints
+//! as fast (docs/decisions.md, "One printer over one table schema"); `tests/format.rs`
+//! holds the two to the same text for every opcode and option.
+
+use isa_rt::expr::Op;
+use isa_rt::print::registers;
+use isa_rt::table::{
+    run, Addr, At, Count, FieldRow, Guard, OpcodeRow, OperandKind, OperandRow, Run, SubRole,
+    SubRow, TableBuf, TypeKind, TypeRow,
+};
+
+use super::{omit, parse, print, Assembler, SubKind};
+use crate::model::expr::CExpr;
+use crate::model::{Address, Model, OperandKind as ModelOperand, TypeKind as ModelType};
+
+/// Types at most this wide get a dense name list (by code); wider ones a sparse one.
+pub const DENSE_NAME_BITS: u32 = 10;
+
+/// A register count that depends on one field at most this wide is a table by code.
+const LOOKUP_BITS: u32 = 8;
+
+/// The tables of `a`'s model.
+pub fn build(a: &Assembler) -> TableBuf {
+    let model = a.model;
+    let mut t = TableBuf::default();
+    for ty in &model.types {
+        let row = type_row(&mut t, ty);
+        t.types.push(row);
+    }
+    for i in 0..model.opcodes.len() {
+        let row = opcode_row(&mut t, a, i);
+        t.opcodes.push(row);
+    }
+    t.pad();
+    t
+}
+
+fn type_row(t: &mut TableBuf, ty: &crate::model::Type) -> TypeRow {
+    let kind = match &ty.kind {
+        ModelType::RegFile(rf) => TypeKind::Reg {
+            prefix: t.str(&rf.prefix),
+            lo: rf.lo,
+            hi: rf.hi,
+        },
+        ModelType::Enum(_) => TypeKind::Enum,
+        ModelType::Immediate { signed } => TypeKind::Imm {
+            signed: *signed,
+            width: ty.width.min(128) as u8,
+        },
+        ModelType::ConstMem {
+            offset_bits,
+            offset_signed,
+            ..
+        } => TypeKind::CMem {
+            offset_bits: (*offset_bits).min(128) as u8,
+            signed: *offset_signed,
+        },
+    };
+    let name = |code: u128| -> Option<String> {
+        match &ty.kind {
+            ModelType::RegFile(rf) => rf.name_of(code),
+            ModelType::Enum(_) => ty.enum_name(code).map(str::to_string),
+            _ => None,
+        }
+    };
+    let has_names = matches!(ty.kind, ModelType::RegFile(_) | ModelType::Enum(_));
+    let (mut dense, mut named) = (Run::default(), Run::default());
+    if has_names && ty.width <= DENSE_NAME_BITS {
+        let at = t.names.len();
+        for code in 0..1u128 << ty.width {
+            let s = name(code).map_or_else(Default::default, |n| t.str(&n));
+            t.names.push(s);
+        }
+        dense = run(at, t.names.len());
+    } else if has_names {
+        // The named codes only: numbered registers print as prefix and number.
+        let mut list: Vec<(u128, String)> = match &ty.kind {
+            ModelType::RegFile(rf) => rf.named.iter().map(|(n, c)| (*c, n.clone())).collect(),
+            ModelType::Enum(vs) => vs.iter().map(|v| (v.code, v.name.clone())).collect(),
+            _ => Vec::new(),
+        };
+        list.sort_by_key(|&(c, _)| c);
+        // The first name of a code wins, as the model's lookups find it.
+        list.dedup_by_key(|(c, _)| *c);
+        let at = t.named.len();
+        for (code, n) in list {
+            let s = t.str(&n);
+            t.named.push((code, s));
+        }
+        named = run(at, t.named.len());
+    }
+    TypeRow { kind, dense, named }
+}
+
+fn opcode_row(t: &mut TableBuf, a: &Assembler, i: usize) -> OpcodeRow {
+    let model = a.model;
+    let op = &model.opcodes[i];
+    let oa = &a.ops[i];
+    let f16 = |f: usize| f as u16;
+
+    let at = t.fields.len();
+    for f in &op.fields {
+        let names = t.types[f.ty.0].dense;
+        t.fields.push(FieldRow {
+            at: At {
+                start: f.start.min(127) as u8,
+                width: f.width.min(128) as u8,
+            },
+            ty: f.ty.0 as u32,
+            default: f.default,
+            names,
+        });
+    }
+    let fields = run(at, t.fields.len());
+
+    let subs_of = |f: usize| oa.subs.get(&f).map(Vec::as_slice).unwrap_or(&[]);
+    let guard = oa.guard.map(|g| Guard {
+        field: f16(g),
+        not: subs_of(g)
+            .iter()
+            .find(|(_, k)| *k == SubKind::Not)
+            .map(|&(s, _)| (f16(s), print::set_code(model, op, s))),
+    });
+    let mnemonic = t.str(&super::mnemonic(model, i));
+    let mods = t.indices(oa.modifiers.iter().map(|&m| f16(m)));
+
+    let required_after = parse::required_after(a, i);
+    let mut rows = Vec::with_capacity(oa.operands.len());
+    for (k, o) in oa.operands.iter().enumerate() {
+        let (kind, main) = match o.kind {
+            ModelOperand::Field(f) => (OperandKind::Field(f16(f)), Some(f)),
+            ModelOperand::CMemIndexed { mem, reg } => (
+                OperandKind::CMemIndexed {
+                    mem: f16(mem),
+                    reg: f16(reg),
+                },
+                Some(mem),
+            ),
+            ModelOperand::RegIndexed { file, reg, offset } => (
+                OperandKind::RegIndexed {
+                    prefix: match model.ty(file).reg_file() {
+                        Some(rf) => t.str(&rf.prefix),
+                        None => Default::default(),
+                    },
+                    reg: f16(reg),
+                    offset: f16(offset),
+                },
+                None,
+            ),
+            ModelOperand::Word(w) => (OperandKind::Word(t.str(&model.words[w.0].name)), None),
+        };
+        let sub_at = t.subs.len();
+        let mut subs: Vec<(usize, SubKind)> = main.map(subs_of).unwrap_or(&[]).to_vec();
+        subs.sort_by_key(|&(_, k)| role(k).rank());
+        for (s, sk) in subs {
+            let role = match sk {
+                SubKind::Neg { ext } => SubRole::Neg {
+                    ext: ext.and_then(|e| {
+                        let x = model.ty(op.fields[e].ty).enum_code("X")?;
+                        Some((f16(e), x))
+                    }),
+                },
+                k => role(k),
+            };
+            t.subs.push(SubRow {
+                field: f16(s),
+                role,
+                set: print::set_code(model, op, s),
+            });
+        }
+        let subs = run(sub_at, t.subs.len());
+        let (count, addr) = match o.kind {
+            ModelOperand::Field(f) => (count(t, model, i, f), addr(model, i, f)),
+            _ => (Count::Fixed(1), Addr::None),
+        };
+        // An optional operand at its default is left out unless the next printed one
+        // could be read as it.
+        let optional = matches!(o.kind, ModelOperand::Field(f) if op.fields[f].default.is_some());
+        let readers = if optional {
+            t.indices(
+                (k + 1..oa.operands.len())
+                    .filter(|&j| omit::may_read_as(model, op, o, &oa.operands[j]))
+                    .map(f16),
+            )
+        } else {
+            Run::default()
+        };
+        rows.push(OperandRow {
+            kind,
+            subs,
+            count,
+            addr,
+            required_after: required_after[k].min(u16::MAX as usize) as u16,
+            readers,
+        });
+    }
+    let at = t.operands.len();
+    t.operands.extend(rows);
+    OpcodeRow {
+        mnemonic,
+        fields,
+        guard,
+        mods,
+        operands: run(at, t.operands.len()),
+        optional: oa
+            .operands
+            .iter()
+            .any(|o| matches!(o.kind, ModelOperand::Field(f) if op.fields[f].default.is_some())),
+    }
+}
+
+/// How a sub-field prints (a negation's `ext` aside).
+fn role(k: SubKind) -> SubRole {
+    match k {
+        SubKind::Not => SubRole::Not,
+        SubKind::BitNot => SubRole::BitNot,
+        SubKind::Suffix => SubRole::Suffix,
+        SubKind::Neg { .. } => SubRole::Neg { ext: None },
+    }
+}
+
+/// How many registers field `f` of opcode `i` spans: fixed, or its `Bitwidth`.
+fn count(t: &mut TableBuf, model: &Model, i: usize, f: usize) -> Count {
+    let op = &model.opcodes[i];
+    if !matches!(model.ty(op.fields[f].ty).kind, ModelType::RegFile(_)) {
+        return Count::Fixed(1);
+    }
+    match op.bitwidth(f) {
+        None => Count::Fixed(1),
+        Some(b) => {
+            let mut ops = Vec::new();
+            postfix(&b.expr, &mut ops);
+            let mut read = Vec::new();
+            b.expr.fields(&mut read);
+            match read.as_slice() {
+                [] => Count::Fixed(registers(isa_rt::expr::eval(&ops, &|_| 0))),
+                // One narrow field: the count of each of its codes, worked out here.
+                &[g] if op.fields[g].width <= LOOKUP_BITS => {
+                    let codes = 0..1u128 << op.fields[g].width;
+                    let counts = codes.map(|c| registers(isa_rt::expr::eval(&ops, &|_| c)));
+                    let counts: Vec<u16> = counts.map(|n| n.min(u16::MAX as u32) as u16).collect();
+                    Count::Lookup {
+                        field: g as u16,
+                        counts: t.indices(counts),
+                    }
+                }
+                _ => {
+                    let at = t.exprs.len();
+                    t.exprs.extend(ops);
+                    Count::Bits(run(at, t.exprs.len()))
+                }
+            }
+        }
+    }
+}
+
+/// How immediate field `f` of opcode `i` is written.
+fn addr(model: &Model, i: usize, f: usize) -> Addr {
+    let shift = |s: u32| s.min(127) as u8;
+    match model.opcodes[i].address(f) {
+        None => Addr::None,
+        Some((s, Address::Relative)) => Addr::Relative(shift(s)),
+        Some((s, Address::Absolute)) => Addr::Absolute(shift(s)),
+        Some((s, Address::Number)) => Addr::Number(shift(s)),
+        Some((s, Address::Select { field, code })) => Addr::Select {
+            field: field as u16,
+            code,
+            shift: shift(s),
+        },
+    }
+}
+
+/// `e` in postfix order, appended to `out`.
+pub fn postfix(e: &CExpr, out: &mut Vec<Op>) {
+    match e {
+        CExpr::Int(v) => out.push(Op::Int(*v)),
+        CExpr::Field(f) => out.push(Op::Field(*f as u16)),
+        CExpr::Value(_, c) => out.push(Op::Int((*c).min(i128::MAX as u128) as i128)),
+        CExpr::Not(e) => {
+            postfix(e, out);
+            out.push(Op::Not);
+        }
+        CExpr::Neg(e) => {
+            postfix(e, out);
+            out.push(Op::Neg);
+        }
+        CExpr::Bin(op, a, b) => {
+            postfix(a, out);
+            postfix(b, out);
+            out.push(Op::Bin(op.rt()));
+        }
+    }
+}

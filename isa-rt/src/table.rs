@@ -1,0 +1,423 @@
+//! The table schema: what the engines read about a spec, as plain data.
+//!
+//! One schema serves both ways a spec reaches the engines: the build script of a
+//! generated crate emits a [`Tables`] as a `static` (every slice `'static`), and a tool
+//! that reads a spec at run time builds the same rows into a [`TableBuf`] (feature
+//! `alloc`) and borrows a [`Tables`] from it. Rows refer to each other by index, never
+//! by reference, so that both are the same types; text lives in one string ([`Str`]
+//! is a range of it).
+//!
+//! Field numbers ([`FieldRow`] indices) count within an opcode's own run of fields,
+//! in the spec's field order.
+
+/// A field's place in the word: `width` bits from bit `start` (a width of 128 is the
+/// whole word).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct At {
+    /// The lowest bit.
+    pub start: u8,
+    /// How many bits (1..=128).
+    pub width: u8,
+}
+
+impl At {
+    /// The field's code in `word` (0 for a field that starts past the word).
+    #[inline(always)]
+    pub const fn get(self, word: u128) -> u128 {
+        let (start, width) = (self.start as u32, self.width as u32);
+        // Most fields lie in one half of the word: 64-bit arithmetic.
+        let half = if start + width <= 64 {
+            Some((word as u64, start))
+        } else if start >= 64 {
+            Some(((word >> 64) as u64, start - 64))
+        } else {
+            None
+        };
+        match half {
+            Some((h, s)) if width <= 64 && s < 64 => {
+                let mask = match u64::MAX.checked_shr(64 - width) {
+                    Some(m) => m,
+                    None => 0,
+                };
+                ((h >> s) & mask) as u128
+            }
+            _ => {
+                let v = match word.checked_shr(start) {
+                    Some(v) => v,
+                    None => 0,
+                };
+                if width >= 128 {
+                    v
+                } else {
+                    v & ((1u128 << width) - 1)
+                }
+            }
+        }
+    }
+}
+
+/// A range of [`Tables::text`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Str {
+    /// The first byte.
+    pub at: u32,
+    /// Its length in bytes.
+    pub len: u32,
+}
+
+/// A run of rows of one of the tables (which one, the field holding it says).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Run {
+    /// The first row.
+    pub at: u32,
+    /// How many rows.
+    pub len: u32,
+}
+
+impl Run {
+    /// The rows of `table` in this run (empty when the run is out of its bounds).
+    #[inline]
+    pub fn of<T>(self, table: &[T]) -> &[T] {
+        let (at, len) = (self.at as usize, self.len as usize);
+        table.get(at..at + len).unwrap_or(&[])
+    }
+}
+
+/// Every table of one spec.
+#[derive(Clone, Copy, Debug)]
+pub struct Tables<'t> {
+    /// All text ([`Str`]s are ranges of it).
+    pub text: &'t str,
+    /// One row per opcode, in the spec's order.
+    pub opcodes: &'t [OpcodeRow],
+    /// The fields of every opcode (each opcode a [`Run`]).
+    pub fields: &'t [FieldRow],
+    /// One row per type of the spec.
+    pub types: &'t [TypeRow],
+    /// Dense name lists of types, indexed by code (an empty [`Str`]: no name).
+    pub names: &'t [Str],
+    /// Sparse name lists of types: `(code, name)`, sorted by code.
+    pub named: &'t [(u128, Str)],
+    /// The operands of every opcode, in `Order` (the guard left out).
+    pub operands: &'t [OperandRow],
+    /// The sub-fields of operands.
+    pub subs: &'t [SubRow],
+    /// Lists of small numbers: modifier fields, the operands an operand may be read as.
+    pub indices: &'t [u16],
+    /// Expressions, in postfix order (see [`crate::expr`]).
+    pub exprs: &'t [crate::expr::Op],
+}
+
+impl<'t> Tables<'t> {
+    /// The text of `s` (empty when out of bounds).
+    #[inline]
+    pub fn str(&self, s: Str) -> &'t str {
+        let (at, len) = (s.at as usize, s.len as usize);
+        self.text.get(at..at + len).unwrap_or("")
+    }
+
+    /// The name of `code` in type `ty`, when the type names it.
+    pub fn name_of(&self, ty: u32, code: u128) -> Option<&'t str> {
+        let t = self.types.get(ty as usize)?;
+        if let Some(s) = t.dense.of(self.names).get(usize::try_from(code).ok()?) {
+            return (s.len > 0).then(|| self.str(*s));
+        }
+        let named = t.named.of(self.named);
+        let i = named.binary_search_by_key(&code, |&(c, _)| c).ok()?;
+        Some(self.str(named[i].1))
+    }
+}
+
+/// How many bytes of padding end [`Tables::text`] (see [`TableBuf::pad`]): texts up
+/// to this long print as one block copy. Without it the tables still print the same,
+/// a little slower.
+pub const TEXT_PADDING: usize = 16;
+
+/// One opcode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OpcodeRow {
+    /// How assembly names it (`UIMAD.WIDE`).
+    pub mnemonic: Str,
+    /// Its fields, rows of [`Tables::fields`].
+    pub fields: Run,
+    /// The guard predicate, when it has one.
+    pub guard: Option<Guard>,
+    /// Its modifier fields in printing order, a run of [`Tables::indices`].
+    pub mods: Run,
+    /// Its operands, rows of [`Tables::operands`].
+    pub operands: Run,
+    /// Whether any operand may be left out (a field operand with a default).
+    pub optional: bool,
+}
+
+/// A guard predicate (`@P0`, `@!P0`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Guard {
+    /// The predicate's field.
+    pub field: u16,
+    /// Its `.not` sub-field and the code that writes `!`, when it can be negated.
+    pub not: Option<(u16, u128)>,
+}
+
+/// A field of an opcode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FieldRow {
+    /// Where it is.
+    pub at: At,
+    /// Its type, a row of [`Tables::types`].
+    pub ty: u32,
+    /// Its default code, when it has one (an operand at its default may be left out).
+    pub default: Option<u128>,
+    /// Its type's dense names ([`TypeRow::dense`]), here too so that printing a name
+    /// is one lookup.
+    pub names: Run,
+}
+
+/// What a type is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TypeKind {
+    /// Registers `prefix lo..=hi` by number, and named ones (the type's names).
+    Reg {
+        /// `R` of `R0`.
+        prefix: Str,
+        /// The first numbered register.
+        lo: u128,
+        /// The last numbered register.
+        hi: u128,
+    },
+    /// Named values.
+    Enum,
+    /// A number of `width` bits.
+    Imm {
+        /// Two's complement.
+        signed: bool,
+        /// Its width in bits.
+        width: u8,
+    },
+    /// A constant-memory reference `c[bank][offset]`: the offset in the low bits.
+    CMem {
+        /// The offset's width.
+        offset_bits: u8,
+        /// The offset is two's complement.
+        signed: bool,
+    },
+}
+
+/// A type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TypeRow {
+    /// What it is.
+    pub kind: TypeKind,
+    /// Names by code, a run of [`Tables::names`] (for types of up to a few bits).
+    pub dense: Run,
+    /// Names of other codes, a run of [`Tables::named`].
+    pub named: Run,
+}
+
+/// What an operand is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OperandKind {
+    /// One field.
+    Field(u16),
+    /// `c[bank][reg+offset]`: a constant-memory field indexed by a register.
+    CMemIndexed {
+        /// The constant-memory field.
+        mem: u16,
+        /// The register field.
+        reg: u16,
+    },
+    /// `PREFIX[reg+offset]`.
+    RegIndexed {
+        /// The register file's prefix (`UR`).
+        prefix: Str,
+        /// The register field.
+        reg: u16,
+        /// The offset field.
+        offset: u16,
+    },
+    /// A fixed word (`UPR`).
+    Word(Str),
+}
+
+/// How many 32-bit registers a register operand spans.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Count {
+    /// Always this many.
+    Fixed(u32),
+    /// Its width in bits is this expression of the fields, a run of [`Tables::exprs`].
+    Bits(Run),
+    /// By the code of one field: the counts by code, a run of [`Tables::indices`] (a
+    /// `Bits` expression that reads one narrow field, evaluated for each of its codes).
+    Lookup {
+        /// The field.
+        field: u16,
+        /// Its counts.
+        counts: Run,
+    },
+}
+
+/// How an immediate operand is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Addr {
+    /// A number.
+    None,
+    /// A branch target: `pc + 16 + (value << shift)`.
+    Relative(u8),
+    /// An absolute address `value << shift`.
+    Absolute(u8),
+    /// A number `value << shift`.
+    Number(u8),
+    /// `Absolute` when field `field` holds `code`, else `Relative`.
+    Select {
+        /// The mode field.
+        field: u16,
+        /// The code that makes the address absolute.
+        code: u128,
+        /// The scale.
+        shift: u8,
+    },
+}
+
+/// An operand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OperandRow {
+    /// What it is.
+    pub kind: OperandKind,
+    /// Its sub-fields, rows of [`Tables::subs`], in printing order: the prefixes by
+    /// [`SubRole::rank`], then the suffixes.
+    pub subs: Run,
+    /// For a register: how many it spans.
+    pub count: Count,
+    /// For an immediate: how it is written.
+    pub addr: Addr,
+    /// How many operands after this one are required.
+    pub required_after: u16,
+    /// The later operands (positions) this one's text could be read as when it is left
+    /// out, a run of [`Tables::indices`]: an optional operand at its default is left
+    /// out unless the next printed operand is one of them.
+    pub readers: Run,
+}
+
+/// How a sub-field is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SubRole {
+    /// `!` before the operand.
+    Not,
+    /// `-` before the operand, `~` when field `ext` holds the code `x` (`CvtINegX`).
+    Neg {
+        /// `(field, code)` of the `ext` modifier, when there is one.
+        ext: Option<(u16, u128)>,
+    },
+    /// `~` before the operand.
+    BitNot,
+    /// `.VALUE` after the operand, left out at its default.
+    Suffix,
+}
+
+impl SubRole {
+    /// Where the sub-field prints: prefixes `!` (0), then `-`/`~` (1), then `~` (2),
+    /// then suffixes (3); the sub-fields of an operand are in this order in the tables.
+    pub fn rank(self) -> u8 {
+        match self {
+            SubRole::Not => 0,
+            SubRole::Neg { .. } => 1,
+            SubRole::BitNot => 2,
+            SubRole::Suffix => 3,
+        }
+    }
+}
+
+/// A sub-field of an operand (`ra.neg`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SubRow {
+    /// The field.
+    pub field: u16,
+    /// How it is written.
+    pub role: SubRole,
+    /// The code that writes the symbol (prefixes).
+    pub set: u128,
+}
+
+/// Owned tables, built at run time from a spec read by a tool; [`TableBuf::tables`]
+/// borrows the [`Tables`] the engines read.
+#[cfg(feature = "alloc")]
+#[derive(Clone, Debug, Default)]
+pub struct TableBuf {
+    /// See [`Tables::text`].
+    pub text: alloc::string::String,
+    /// See [`Tables::opcodes`].
+    pub opcodes: alloc::vec::Vec<OpcodeRow>,
+    /// See [`Tables::fields`].
+    pub fields: alloc::vec::Vec<FieldRow>,
+    /// See [`Tables::types`].
+    pub types: alloc::vec::Vec<TypeRow>,
+    /// See [`Tables::names`].
+    pub names: alloc::vec::Vec<Str>,
+    /// See [`Tables::named`].
+    pub named: alloc::vec::Vec<(u128, Str)>,
+    /// See [`Tables::operands`].
+    pub operands: alloc::vec::Vec<OperandRow>,
+    /// See [`Tables::subs`].
+    pub subs: alloc::vec::Vec<SubRow>,
+    /// See [`Tables::indices`].
+    pub indices: alloc::vec::Vec<u16>,
+    /// See [`Tables::exprs`].
+    pub exprs: alloc::vec::Vec<crate::expr::Op>,
+    /// The texts added so far (each is added once).
+    seen: alloc::collections::BTreeMap<alloc::string::String, Str>,
+}
+
+#[cfg(feature = "alloc")]
+impl TableBuf {
+    /// The tables, borrowed.
+    pub fn tables(&self) -> Tables<'_> {
+        Tables {
+            text: &self.text,
+            opcodes: &self.opcodes,
+            fields: &self.fields,
+            types: &self.types,
+            names: &self.names,
+            named: &self.named,
+            operands: &self.operands,
+            subs: &self.subs,
+            indices: &self.indices,
+            exprs: &self.exprs,
+        }
+    }
+
+    /// Adds `s` to the text (once: the same text again gets the same range).
+    pub fn str(&mut self, s: &str) -> Str {
+        if let Some(&r) = self.seen.get(s) {
+            return r;
+        }
+        let r = Str {
+            at: self.text.len() as u32,
+            len: s.len() as u32,
+        };
+        self.text.push_str(s);
+        self.seen.insert(s.into(), r);
+        r
+    }
+
+    /// Ends the text with [`TEXT_PADDING`] spaces (call it last): the printer copies
+    /// short texts as blocks of that size, which the last texts need room for.
+    pub fn pad(&mut self) {
+        self.text.extend(core::iter::repeat_n(' ', TEXT_PADDING));
+    }
+
+    /// Adds `items` to `indices`.
+    pub fn indices(&mut self, items: impl IntoIterator<Item = u16>) -> Run {
+        let at = self.indices.len();
+        self.indices.extend(items);
+        run(at, self.indices.len())
+    }
+}
+
+/// The run `at..end`.
+#[cfg(feature = "alloc")]
+pub fn run(at: usize, end: usize) -> Run {
+    Run {
+        at: at as u32,
+        len: (end - at) as u32,
+    }
+}
