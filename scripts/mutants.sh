@@ -38,6 +38,7 @@ MUTANTS_VERSION=27.1.0
 
 # name | files (globs, space separated) | packages whose tests run | per-mutant test timeout (s)
 #      | nextest filterset of the tests that run ("all": every test of those packages)
+#      | extra cargo arguments, space separated (optional; features the tests need)
 # The timeouts are about ten times the tests' time on two cores (a mutant that makes a
 # loop endless costs the whole timeout; it counts as caught).
 # The test packages are the ones whose tests cover the module: isa-gen's modules are
@@ -56,7 +57,7 @@ object|isa-object/src/*.rs|isa-object,isa-cli|150|all
 lints|isa-gen/src/lint/*.rs|isa-gen|240|not (test(generated_code_of_hostile_specs_compiles) | test(/linear_time/))
 diff|isa-cli/src/diff/*.rs|isa-cli|150|binary(diff) | test(/diff/)
 lsp-pos|isa-cli/src/lsp/pos.rs|isa-cli|150|binary(lsp) | test(/lsp::/)
-engines|isa-rt/src/print.rs isa-rt/src/expr.rs isa-rt/src/table.rs|isa-rt|60|all
+engines|isa-rt/src/print.rs isa-rt/src/expr.rs isa-rt/src/table.rs|isa-rt|60|all|--features=isa-rt/alloc
 EOF
 }
 
@@ -128,7 +129,7 @@ summary="$out/summary.txt"
 start=$(date +%s)
 missed_any=0
 exhausted=()
-while IFS='|' read -r name files tests timeout filter <&3; do
+while IFS='|' read -r name files tests timeout filter extra <&3; do
     if [ ${#only[@]} -gt 0 ] && ! printf '%s\n' "${only[@]}" | grep -qx "$name"; then
         continue
     fi
@@ -137,6 +138,8 @@ while IFS='|' read -r name files tests timeout filter <&3; do
     args=(--in-place --workspace --profile mutants --test-tool "$test_tool" --no-shuffle
         --timeout "$timeout" --build-timeout 1200 --colors never --cargo-arg=--tests)
     for f in $files; do args+=(-f "$f"); done
+    # Extra cargo arguments of the module (features its tests need).
+    for e in $extra; do args+=("--cargo-arg=$e"); done
     for t in ${tests//,/ }; do args+=(--test-package "$t"); done
     if [ "$test_tool" = nextest ] && [ "$filter" != all ]; then
         args+=("--cargo-test-arg=-E" "--cargo-test-arg=$filter")

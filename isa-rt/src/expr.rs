@@ -125,6 +125,44 @@ mod tests {
     }
 
     #[test]
+    fn every_operator() {
+        use BinOp::*;
+        // (op, a, b, a op b) at the edges of each comparison.
+        let cases = [
+            (Or, 0, 0, 0),
+            (Or, 0, 2, 1),
+            (Or, 2, 0, 1),
+            (And, 2, 3, 1),
+            (And, 0, 3, 0),
+            (And, 3, 0, 0),
+            (Eq, 4, 4, 1),
+            (Eq, 4, 5, 0),
+            (Ne, 4, 5, 1),
+            (Ne, 4, 4, 0),
+            (Lt, 4, 5, 1),
+            (Lt, 5, 5, 0),
+            (Lt, 6, 5, 0),
+            (Le, 5, 5, 1),
+            (Le, 4, 5, 1),
+            (Le, 6, 5, 0),
+            (Gt, 6, 5, 1),
+            (Gt, 5, 5, 0),
+            (Gt, 4, 5, 0),
+            (Ge, 5, 5, 1),
+            (Ge, 6, 5, 1),
+            (Ge, 4, 5, 0),
+            (Add, 4, 5, 9),
+            (Sub, 4, 5, -1),
+            (Mul, 4, 5, 20),
+        ];
+        for (op, a, b, want) in cases {
+            assert_eq!(op.apply(a, b), want, "{a} {op:?} {b}");
+            let ops = [Op::Int(a), Op::Int(b), Op::Bin(op)];
+            assert_eq!(eval(&ops, &|_| 0), want, "{a} {op:?} {b} in postfix");
+        }
+    }
+
+    #[test]
     fn saturates_and_tolerates_malformed_sequences() {
         let f = |_: u16| u128::MAX;
         assert_eq!(

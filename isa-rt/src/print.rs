@@ -663,6 +663,7 @@ mod tests {
         };
         let iadd = sp.s("IADD");
         let sel = sp.s("SEL");
+        let jmp = sp.s("JMP");
         let ldc = sp.s("LDC");
         let r = sp.s("R");
         let ur = sp.s("UR");
@@ -675,8 +676,9 @@ mod tests {
         let wide_names = sp.list(&["W32", "W64"]);
         let x_names = sp.list(&["NoX", "X"]);
         let bool_names = sp.list(&["False", "True"]);
+        let cc_names = sp.list(&["A", "", "C"]);
         // Types: 0 Reg, 1 Pred, 2 SImm16, 3 Wide, 4 Ext, 5 Bool, 6 CMem (16-bit signed
-        // offset), 7 UReg (wide: no dense names), 8 SImm8.
+        // offset), 7 UReg (wide: no dense names), 8 SImm8, 9 CC (code 1 unnamed).
         let types = [
             TypeRow {
                 kind: TypeKind::Reg {
@@ -744,6 +746,11 @@ mod tests {
                 dense: Run::default(),
                 named: Run::default(),
             },
+            TypeRow {
+                kind: TypeKind::Enum,
+                dense: cc_names,
+                named: Run::default(),
+            },
         ];
         let urz = sp.s("URZ");
         let named = [(63u128, urz)];
@@ -759,11 +766,14 @@ mod tests {
             field(60, 3, 1, Some(7)), // 7 pp
             field(64, 1, 4, Some(0)), // 8 ext
             field(65, 1, 4, Some(0)), // 9 rd.x (a suffix)
+            field(66, 1, 5, Some(0)), // 10 pp.not
+            field(67, 1, 5, Some(0)), // 11 ra.bitnot
+            field(68, 2, 9, Some(0)), // 12 cc (a code without a name)
             // LDC
-            field(16, 8, 0, None),  // 0 rd
+            field(16, 8, 0, None),  // 0 rd (LDC's fields from 13)
             field(24, 32, 6, None), // 1 c[..][..]
             field(56, 8, 0, None),  // 2 index register
-            field(64, 6, 7, None),  // 3 ur
+            field(64, 7, 7, None),  // 3 ur (7 bits: codes past URZ unnamed)
             field(72, 8, 8, None),  // 4 offset
         ];
         let subs = [
@@ -775,6 +785,16 @@ mod tests {
             SubRow {
                 field: 4,
                 role: SubRole::Neg { ext: Some((8, 1)) },
+                set: 1,
+            },
+            SubRow {
+                field: 11,
+                role: SubRole::BitNot,
+                set: 1,
+            },
+            SubRow {
+                field: 10,
+                role: SubRole::Not,
                 set: 1,
             },
         ];
@@ -806,7 +826,7 @@ mod tests {
             ),
             operand(
                 OperandKind::Field(3),
-                Run { at: 1, len: 1 },
+                Run { at: 1, len: 2 },
                 Count::Fixed(1),
                 Addr::None,
             ),
@@ -816,7 +836,12 @@ mod tests {
                 Count::Fixed(1),
                 Addr::Relative(4),
             ),
-            operand(OperandKind::Field(7), none, Count::Fixed(1), Addr::None),
+            operand(
+                OperandKind::Field(7),
+                Run { at: 3, len: 1 },
+                Count::Fixed(1),
+                Addr::None,
+            ),
             // LDC rd, c[bank][reg+off], UR[ur+off], UPR
             operand(OperandKind::Field(0), none, Count::Fixed(1), Addr::None),
             operand(
@@ -836,23 +861,52 @@ mod tests {
                 Addr::None,
             ),
             operand(OperandKind::Word(upr), none, Count::Fixed(1), Addr::None),
-            // SEL [pp], [pg], ra: pp could be read as pg.
+            // SEL [pp], [pg], ra: pp could be read as pg (or as ra, which follows as
+            // the one required operand: no reason to print pp).
             OperandRow {
                 required_after: 1,
-                readers: Run { at: 2, len: 1 },
-                ..operand(OperandKind::Field(7), none, Count::Fixed(1), Addr::None)
+                readers: Run { at: 2, len: 2 },
+                ..operand(
+                    OperandKind::Field(7),
+                    Run { at: 3, len: 1 },
+                    Count::Fixed(1),
+                    Addr::None,
+                )
             },
             OperandRow {
                 required_after: 1,
                 ..operand(OperandKind::Field(0), none, Count::Fixed(1), Addr::None)
             },
             operand(OperandKind::Field(3), none, Count::Fixed(1), Addr::None),
+            // JMP.cc target, absolute, number: the modes of an address.
+            operand(
+                OperandKind::Field(5),
+                none,
+                Count::Fixed(1),
+                Addr::Select {
+                    field: 6,
+                    code: 1,
+                    shift: 4,
+                },
+            ),
+            operand(
+                OperandKind::Field(5),
+                none,
+                Count::Fixed(1),
+                Addr::Absolute(2),
+            ),
+            operand(
+                OperandKind::Field(5),
+                none,
+                Count::Fixed(1),
+                Addr::Number(0),
+            ),
         ];
-        let indices = [6u16, 8, 1];
+        let indices = [6u16, 8, 1, 2, 12];
         let opcodes = [
             OpcodeRow {
                 mnemonic: iadd,
-                fields: Run { at: 0, len: 10 },
+                fields: Run { at: 0, len: 13 },
                 guard: Some(Guard {
                     field: 0,
                     not: Some((1, 1)),
@@ -863,7 +917,7 @@ mod tests {
             },
             OpcodeRow {
                 mnemonic: ldc,
-                fields: Run { at: 10, len: 5 },
+                fields: Run { at: 13, len: 5 },
                 guard: None,
                 mods: Run::default(),
                 operands: Run { at: 4, len: 4 },
@@ -871,11 +925,19 @@ mod tests {
             },
             OpcodeRow {
                 mnemonic: sel,
-                fields: Run { at: 0, len: 10 },
+                fields: Run { at: 0, len: 13 },
                 guard: None,
                 mods: Run::default(),
                 operands: Run { at: 8, len: 3 },
                 optional: true,
+            },
+            OpcodeRow {
+                mnemonic: jmp,
+                fields: Run { at: 0, len: 13 },
+                guard: None,
+                mods: Run { at: 4, len: 1 },
+                operands: Run { at: 11, len: 3 },
+                optional: false,
             },
         ];
         let t = Tables {
@@ -928,6 +990,51 @@ mod tests {
     }
 
     #[test]
+    fn an_operand_at_its_default_prints_when_a_sub_field_is_not() {
+        // pp at PT but negated.
+        let w = 7 << 60 | 1 << 66 | 7 << 12 | 3 << 24;
+        assert_eq!(print(w, 2, 0, &D), "SEL !PT, R3");
+    }
+
+    #[test]
+    fn address_modes_and_unnamed_codes() {
+        let jmp = |imm: u128, wide: u128, cc: u128, o: &FormatOptions| {
+            print(imm << 40 | wide << 56 | cc << 68, 3, 0x100, o)
+        };
+        assert_eq!(jmp(1, 0, 0, &D), "JMP 0x120, 0x4, 0x1");
+        // The mode field makes the target absolute.
+        assert_eq!(jmp(1, 1, 2, &D), "JMP.C 0x10, 0x4, 0x1");
+        // A number is never named; addresses are.
+        let sym = |a: u64| match a {
+            0x120 => Some("T"),
+            0x4 => Some("A"),
+            0x1 => Some("N"),
+            _ => None,
+        };
+        let symbols = FormatOptions {
+            symbols: Some(&sym),
+            ..D
+        };
+        assert_eq!(jmp(1, 0, 0, &symbols), "JMP `(T), `(A), 0x1");
+        // An enum code without a name.
+        assert_eq!(jmp(1, 0, 1, &D), "JMP.? 0x120, 0x4, 0x1");
+    }
+
+    #[test]
+    fn format_options_debug_shows_whether_there_are_symbols() {
+        let sym = |_: u64| None;
+        let o = FormatOptions {
+            symbols: Some(&sym),
+            decimal: true,
+            ..D
+        };
+        assert_eq!(
+            alloc::format!("{o:?}"),
+            "FormatOptions { symbols: true, decimal: true, show_defaults: false }"
+        );
+    }
+
+    #[test]
     fn widths_ranges_prefixes_and_suffixes() {
         // .W64 makes rd a pair; the constant register stays plain.
         assert_eq!(
@@ -947,6 +1054,13 @@ mod tests {
             print(iadd(2, 3, 1) | 1 << 32 | 1 << 64 | 1 << 65, 0, 0, &D),
             "IADD.X R2.X, ~R3, 0x20"
         );
+        // Prefixes in their order (`-` before `~`), a negated optional operand.
+        assert_eq!(
+            print(iadd(2, 3, 1) | 1 << 32 | 1 << 67, 0, 0, &D),
+            "IADD R2, -~R3, 0x20"
+        );
+        let w = iadd(2, 3, 1) & !(7 << 60) | 2 << 60 | 1 << 66;
+        assert_eq!(print(w, 0, 0, &D), "IADD R2, R3, 0x20, !P2");
     }
 
     #[test]
@@ -983,6 +1097,53 @@ mod tests {
         // negative register offset.
         let w = 1 << 16 | (3 << 16 | 0x10) << 24 | 255 << 56 | 63 << 64 | 0xf8 << 72;
         assert_eq!(print(w, 1, 0, &D), "LDC R1, c[0x3][0x10], UR[URZ-0x8], UPR");
+        // No offset; a register code past the named ones, in hex.
+        let w = 1 << 16 | 3 << 16 << 24 | 5 << 56 | 100 << 64;
+        assert_eq!(print(w, 1, 0, &D), "LDC R1, c[0x3][R5], UR[0x64], UPR");
+    }
+
+    #[test]
+    fn past_128_optional_operands_the_rest_print() {
+        let row = OperandRow {
+            kind: OperandKind::Field(0),
+            subs: Run::default(),
+            count: Count::Fixed(1),
+            addr: Addr::None,
+            required_after: 0,
+            readers: Run::default(),
+        };
+        let operands: Vec<OperandRow> = core::iter::repeat_n(row, 130).collect();
+        let t = Tables {
+            text: "XK",
+            opcodes: &[OpcodeRow {
+                mnemonic: Str { at: 0, len: 1 },
+                fields: Run { at: 0, len: 1 },
+                guard: None,
+                mods: Run::default(),
+                operands: Run { at: 0, len: 130 },
+                optional: true,
+            }],
+            fields: &[FieldRow {
+                names: Run { at: 0, len: 1 },
+                ..field(0, 1, 0, Some(0))
+            }],
+            types: &[TypeRow {
+                kind: TypeKind::Enum,
+                dense: Run { at: 0, len: 1 },
+                named: Run::default(),
+            }],
+            names: &[Str { at: 1, len: 1 }],
+            named: &[],
+            operands: &operands,
+            subs: &[],
+            indices: &[],
+            exprs: &[],
+        };
+        let mut out = String::new();
+        write_asm(&t, 0, 0, 0, &D, &mut out).unwrap();
+        // Every operand is at its default: all left out but the first two, which the
+        // 128 bits of the decision do not reach.
+        assert_eq!(out, "X K, K");
     }
 
     #[test]
@@ -1016,6 +1177,33 @@ mod tests {
             indices: &[],
             exprs: &[],
         };
+        // A signed immediate of no bits.
+        let zero = Tables {
+            types: &[TypeRow {
+                kind: TypeKind::Imm {
+                    signed: true,
+                    width: 0,
+                },
+                dense: Run::default(),
+                named: Run::default(),
+            }],
+            fields: &[field(0, 8, 0, None)],
+            opcodes: &[OpcodeRow {
+                fields: Run { at: 0, len: 1 },
+                guard: None,
+                ..empty.opcodes[0]
+            }],
+            operands: &[OperandRow {
+                kind: OperandKind::Field(0),
+                count: Count::Fixed(1),
+                subs: Run::default(),
+                ..empty.operands[0]
+            }],
+            ..empty
+        };
+        let mut out = String::new();
+        write_asm(&zero, 0, 0x85, 0, &D, &mut out).unwrap();
+        assert_eq!(out, " 0x85");
         let mut out = String::new();
         write_asm(&empty, 0, u128::MAX, 0, &D, &mut out).unwrap();
         assert_eq!(out, "@?  ?");

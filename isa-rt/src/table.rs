@@ -421,3 +421,80 @@ pub fn run(at: usize, end: usize) -> Run {
         len: (end - at) as u32,
     }
 }
+
+#[cfg(all(test, feature = "alloc"))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_buf_adds_each_text_once_and_borrows_what_it_holds() {
+        let mut t = TableBuf::default();
+        let a = t.str("R");
+        let b = t.str("UR");
+        assert_eq!((a, b), (Str { at: 0, len: 1 }, Str { at: 1, len: 2 }));
+        assert_eq!(t.str("UR"), b, "the same text, the same range");
+        let first = t.indices([3, 4]);
+        let second = t.indices([5]);
+        assert_eq!(first, Run { at: 0, len: 2 });
+        assert_eq!(second, Run { at: 2, len: 1 });
+        t.pad();
+        assert_eq!(t.text.len(), 3 + TEXT_PADDING);
+        assert!(t.text[3..].bytes().all(|c| c == b' '));
+        let v = t.tables();
+        assert_eq!((v.str(a), v.str(b)), ("R", "UR"));
+        assert_eq!(first.of(v.indices), &[3, 4]);
+        assert_eq!(second.of(v.indices), &[5]);
+        assert_eq!(run(4, 9), Run { at: 4, len: 5 });
+    }
+
+    #[test]
+    fn names_dense_then_sparse() {
+        let mut t = TableBuf::default();
+        let (r0, rz, p) = (t.str("R0"), t.str("RZ"), t.str("R"));
+        t.names.extend([r0, Str::default()]);
+        t.named.push((255, rz));
+        t.types.push(TypeRow {
+            kind: TypeKind::Reg {
+                prefix: p,
+                lo: 0,
+                hi: 254,
+            },
+            dense: Run { at: 0, len: 2 },
+            named: Run { at: 0, len: 1 },
+        });
+        let v = t.tables();
+        assert_eq!(v.name_of(0, 0), Some("R0"));
+        assert_eq!(v.name_of(0, 1), None, "an empty dense name is none");
+        assert_eq!(v.name_of(0, 255), Some("RZ"));
+        assert_eq!(v.name_of(0, 7), None);
+        assert_eq!(v.name_of(1, 0), None, "no such type");
+    }
+
+    #[test]
+    fn sub_roles_rank_in_printing_order() {
+        let ranks = [
+            SubRole::Not,
+            SubRole::Neg { ext: None },
+            SubRole::BitNot,
+            SubRole::Suffix,
+        ]
+        .map(SubRole::rank);
+        assert_eq!(ranks, [0, 1, 2, 3]);
+    }
+
+    #[test]
+    fn fields_read_from_either_half_or_across() {
+        let w: u128 = 0x0123_4567_89ab_cdef_fedc_ba98_7654_3210;
+        let at = |start, width| At { start, width };
+        assert_eq!(at(0, 8).get(w), 0x10);
+        assert_eq!(at(60, 8).get(w), 0xff);
+        assert_eq!(at(64, 16).get(w), 0xcdef);
+        assert_eq!(at(0, 64).get(w), 0xfedc_ba98_7654_3210);
+        assert_eq!(at(64, 64).get(w), 0x0123_4567_89ab_cdef);
+        assert_eq!(at(0, 128).get(w), w);
+        assert_eq!(at(120, 8).get(w), 0x01);
+        assert_eq!(at(4, 0).get(w), 0);
+        assert_eq!(at(200, 8).get(w), 0, "past the word");
+        assert_eq!(at(100, 60).get(w), w >> 100);
+    }
+}
