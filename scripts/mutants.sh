@@ -37,8 +37,9 @@ cd "$root"
 MUTANTS_VERSION=27.1.0
 
 # name | files (globs, space separated) | packages whose tests run | per-mutant test timeout (s)
-#      | nextest filterset of the tests that run ("all": every test of those packages)
-#      | extra cargo arguments, space separated (optional; features the tests need)
+#      | extra cargo arguments, space separated (features the tests need; often none)
+#      | nextest filterset of the tests that run ("all": every test of those packages;
+#        last, since a filterset may hold `|`)
 # The timeouts are about ten times the tests' time on two cores (a mutant that makes a
 # loop endless costs the whole timeout; it counts as caught).
 # The test packages are the ones whose tests cover the module: isa-gen's modules are
@@ -50,14 +51,14 @@ MUTANTS_VERSION=27.1.0
 # cargo-nextest every test of the packages runs.
 modules() {
     cat <<'EOF'
-sim|isa-runtime/src/exec.rs isa-runtime/src/sync.rs isa-runtime/src/udp.rs isa-runtime/src/bru.rs isa-runtime/src/warp.rs isa-runtime/src/machine.rs isa-runtime/src/livelock.rs|isa-runtime|150|all
-codec|isa-gen/src/codegen/decode.rs isa-gen/src/codegen/types.rs|gpu-isa,isa-gen|900|all
-asm|isa-gen/src/asm/*.rs|isa-gen|240|not (test(generated_code_of_hostile_specs_compiles) | test(/linear_time/))
-object|isa-object/src/*.rs|isa-object,isa-cli|150|all
-lints|isa-gen/src/lint/*.rs|isa-gen|240|not (test(generated_code_of_hostile_specs_compiles) | test(/linear_time/))
-diff|isa-cli/src/diff/*.rs|isa-cli|150|binary(diff) | test(/diff/)
-lsp-pos|isa-cli/src/lsp/pos.rs|isa-cli|150|binary(lsp) | test(/lsp::/)
-engines|isa-rt/src/print.rs isa-rt/src/expr.rs isa-rt/src/table.rs|isa-rt|60|all|--features=isa-rt/alloc
+sim|isa-runtime/src/exec.rs isa-runtime/src/sync.rs isa-runtime/src/udp.rs isa-runtime/src/bru.rs isa-runtime/src/warp.rs isa-runtime/src/machine.rs isa-runtime/src/livelock.rs|isa-runtime|150||all
+codec|isa-gen/src/codegen/decode.rs isa-gen/src/codegen/types.rs|gpu-isa,isa-gen|900||all
+asm|isa-gen/src/asm/*.rs|isa-gen|240||not (test(generated_code_of_hostile_specs_compiles) | test(/linear_time/))
+object|isa-object/src/*.rs|isa-object,isa-cli|150||all
+lints|isa-gen/src/lint/*.rs|isa-gen|240||not (test(generated_code_of_hostile_specs_compiles) | test(/linear_time/))
+diff|isa-cli/src/diff/*.rs|isa-cli|150||binary(diff) | test(/diff/)
+lsp-pos|isa-cli/src/lsp/pos.rs|isa-cli|150||binary(lsp) | test(/lsp::/)
+engines|isa-rt/src/print.rs isa-rt/src/expr.rs isa-rt/src/table.rs|isa-rt|60|--features=isa-rt/alloc|all
 EOF
 }
 
@@ -129,7 +130,7 @@ summary="$out/summary.txt"
 start=$(date +%s)
 missed_any=0
 exhausted=()
-while IFS='|' read -r name files tests timeout filter extra <&3; do
+while IFS='|' read -r name files tests timeout extra filter <&3; do
     if [ ${#only[@]} -gt 0 ] && ! printf '%s\n' "${only[@]}" | grep -qx "$name"; then
         continue
     fi

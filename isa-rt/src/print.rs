@@ -245,8 +245,9 @@ impl<'t> Printer<'_, 't, '_> {
     /// for a register code without a name, `?` for an enum code without one).
     fn name(&self, w: &mut Line<'_, impl Write + ?Sized>, r: &FieldRow, code: u128) -> fmt::Result {
         // The dense names first: one indexed load.
-        if let Some(s) = r.names.of(self.t.names).get(code as usize) {
-            if s.len > 0 && code < 1 << 16 {
+        let dense = usize::try_from(code).ok();
+        if let Some(s) = dense.and_then(|c| r.names.of(self.t.names).get(c)) {
+            if s.len > 0 {
                 return w.text(self.t, *s);
             }
         }
@@ -419,9 +420,10 @@ impl<'t> Printer<'_, 't, '_> {
             Count::Fixed(n) => return n.max(1) as i128,
             Count::Lookup { field, counts } => {
                 let code = self.code(field);
-                return match counts.of(self.t.indices).get(code as usize) {
-                    Some(&n) if code < 1 << 16 => n.max(1) as i128,
-                    _ => 1,
+                let n = usize::try_from(code).ok();
+                return match n.and_then(|c| counts.of(self.t.indices).get(c)) {
+                    Some(&n) => n.max(1) as i128,
+                    None => 1,
                 };
             }
             Count::Bits(run) => crate::expr::eval(run.of(self.t.exprs), &|f| self.code(f)),
