@@ -294,3 +294,122 @@ pub fn postfix(e: &CExpr, out: &mut Vec<Op>) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use isa_rt::table::{Count, TypeKind};
+
+    use crate::asm::Assembler;
+
+    /// Named types on either side of the dense-name width, register counts that read
+    /// fields on either side of the lookup width, and a constant count.
+    const SPEC: &str = r#"__DefGroup ALL
+
+__DefRegFile Reg<8>
+    R 0..254;
+    RZ = 255;
+
+__DefRegFile Wide<11>
+    W 0..2000;
+    WZ = 2047;
+
+__DefBitFieldType Big<11>
+    A = 0;
+    B = 2000;
+
+__DefBitFieldType Size<9>
+    S32 = 0;
+    S64 = 300;
+
+__DefBitFieldType Narrow<8>
+    N32 = 0;
+    N64 = 200;
+
+__DefBitFieldType Optype<8>
+    OP = 1;
+
+__DefOptype OP : [ALL]
+  __Encoding
+    field<0, 8> Optype optype == OP;
+    field<8, 11> Wide wd;
+    field<20, 11> Big big = A;
+    field<32, 9> Size size = S32;
+    field<41, 8> Narrow narrow = N32;
+    field<56, 8> Reg ra;
+    field<64, 8> Reg rb;
+    field<72, 8> Reg rc;
+
+__DefOpcode OP_X : [OP]
+  __OperandInfo
+    InList<ra, rb, rc>;
+    OutList<wd>;
+    Order<wd, ra, rb, rc>;
+    Bitwidth<ra> = 32 + (size == "S64") * 32;
+    Bitwidth<rb> = 32 + (narrow == "N64") * 32;
+    Bitwidth<rc> = 64;
+"#;
+
+    #[test]
+    fn names_dense_up_to_the_width_sparse_past_it_and_counts_by_what_they_read() {
+        let c = crate::Spec::from_texts([("t.isa", SPEC)]).check();
+        assert!(!c.has_errors(), "{}", c.render_diagnostics());
+        let model = c.model.expect("a model");
+        let a = Assembler::new(&model);
+        let t = a.tables();
+        let ty = |name: &str| {
+            let i = model.types.iter().position(|x| x.name == name).unwrap();
+            (i as u32, &t.types[i])
+        };
+        // 8 bits: every code by index; 11 bits: the named codes only, sorted.
+        let (reg, r) = ty("Reg");
+        assert_eq!((r.dense.len, r.named.len), (256, 0));
+        assert_eq!(t.name_of(reg, 7), Some("R7"));
+        assert_eq!(t.name_of(reg, 255), Some("RZ"));
+        let (wide, w) = ty("Wide");
+        assert_eq!((w.dense.len, w.named.len), (0, 1));
+        assert!(matches!(
+            w.kind,
+            TypeKind::Reg {
+                lo: 0,
+                hi: 2000,
+                ..
+            }
+        ));
+        assert_eq!(t.name_of(wide, 2047), Some("WZ"));
+        assert_eq!(
+            t.name_of(wide, 7),
+            None,
+            "numbered registers print by number"
+        );
+        let (big, b) = ty("Big");
+        assert_eq!((b.dense.len, b.named.len), (0, 2));
+        assert_eq!(t.name_of(big, 2000), Some("B"));
+        assert_eq!(t.name_of(big, 1), None);
+        let (_, imm) = ty("Optype");
+        assert_eq!(imm.dense.len, 256);
+        // ra reads a 9-bit field: an expression; rb an 8-bit one: a lookup by its
+        // code; rc a constant.
+        let ops = t.opcodes[0].operands.of(t.operands);
+        assert!(
+            matches!(ops[1].count, Count::Bits(r) if r.len == 7),
+            "{:?}",
+            ops[1].count
+        );
+        let Count::Lookup { field, counts } = ops[2].count else {
+            panic!("{:?}", ops[2].count)
+        };
+        assert_eq!(model.opcodes[0].fields[field as usize].name, "narrow");
+        let counts = counts.of(t.indices);
+        assert_eq!(
+            (counts.len(), counts[0], counts[200], counts[1]),
+            (256, 1, 2, 1)
+        );
+        assert_eq!(ops[3].count, Count::Fixed(2));
+        // And they print so.
+        let d = model.decode(1 | 5 << 8 | 300 << 32 | 200 << 41 | 4 << 56 | 6 << 64 | 8 << 72);
+        let d = d.expect("the word decodes");
+        assert_eq!(a.print(&d, 0), "OP.S64.N64 W5, R[4:5], R[6:7], R[8:9]");
+        let d = model.decode(1 | 2047 << 8 | 2000 << 20 | 4 << 56 | 6 << 64 | 8 << 72);
+        assert_eq!(a.print(&d.unwrap(), 0), "OP.B WZ, R4, R6, R[8:9]");
+    }
+}
