@@ -46,9 +46,9 @@ impl<'a> FormatOptions<'a> {
     /// An immediate: hex or decimal.
     fn number(&self, w: &mut Line<'_, impl Write + ?Sized>, v: i128) -> fmt::Result {
         if self.decimal {
-            w.dec(v)
+            write_dec(w, v)
         } else {
-            w.hex(v)
+            write_hex(w, v)
         }
     }
 
@@ -105,7 +105,7 @@ pub fn write_asm<W: Write + ?Sized>(
     };
     let mut line = Line {
         w,
-        buf: [0; LINE + BLOCK],
+        buf: [0; LINE],
         len: 0,
     };
     p.write(op, &mut line)?;
@@ -244,22 +244,21 @@ impl<'t> Printer<'_, 't, '_> {
     /// Code `code` of field `r`'s type by name: a register's or an enum value's (`0x…`
     /// for a register code without a name, `?` for an enum code without one).
     fn name(&self, w: &mut Line<'_, impl Write + ?Sized>, r: &FieldRow, code: u128) -> fmt::Result {
-        // The dense names first: one indexed load.
+        // The type's dense names, which the field's row carries; then its sparse ones.
         let dense = usize::try_from(code).ok();
-        if let Some(s) = dense.and_then(|c| r.names.of(self.t.names).get(c)) {
-            if s.len > 0 {
-                return w.text(self.t, *s);
-            }
-        }
-        if let Some(name) = self.t.name_of(r.ty, code) {
-            return w.write_str(name);
+        let name = match dense.and_then(|c| r.names.of(self.t.names).get(c)) {
+            Some(s) => (s.len > 0).then_some(*s),
+            None => self.t.sparse_name(r.ty, code),
+        };
+        if let Some(s) = name {
+            return w.text(self.t, s);
         }
         match self.kind(r) {
             Some(&TypeKind::Reg { prefix, lo, hi }) if (lo..=hi).contains(&code) => {
                 w.text(self.t, prefix)?;
-                w.dec(code as i128)
+                write_dec(w, code as i128)
             }
-            Some(&TypeKind::Reg { .. }) => w.hex(code as i128),
+            Some(&TypeKind::Reg { .. }) => write_hex(w, code as i128),
             _ => w.write_char('?'),
         }
     }
@@ -305,9 +304,9 @@ impl<'t> Printer<'_, 't, '_> {
                         if count > 1 && (lo..=hi).contains(&code) {
                             w.text(self.t, prefix)?;
                             w.write_char('[')?;
-                            w.dec(code as i128)?;
+                            write_dec(w, code as i128)?;
                             w.write_char(':')?;
-                            w.dec((code as i128).saturating_add(count - 1))?;
+                            write_dec(w, (code as i128).saturating_add(count - 1))?;
                             w.write_char(']')?;
                         } else {
                             self.name(w, fr, code)?;
@@ -393,14 +392,14 @@ impl<'t> Printer<'_, 't, '_> {
             raw as i128
         };
         w.write_str("c[")?;
-        w.hex(bank as i128)?;
+        write_hex(w, bank as i128)?;
         w.write_str("][")?;
         match reg {
             Some(reg) if self.numbered(reg) => {
                 self.value(w, reg)?;
                 signed_offset(w, off)?;
             }
-            _ => w.hex(off)?,
+            _ => write_hex(w, off)?,
         }
         w.write_char(']')
     }
@@ -444,7 +443,7 @@ fn signed_offset(w: &mut Line<'_, impl Write + ?Sized>, off: i128) -> fmt::Resul
         w.write_char('+')?;
     }
     if off != 0 {
-        w.hex(off)?;
+        write_hex(w, off)?;
     }
     Ok(())
 }
@@ -461,16 +460,11 @@ fn sign_extend(code: u128, width: u8) -> i128 {
 /// The line buffer's size: most lines fit (longer ones are written in pieces).
 const LINE: usize = 128;
 
-/// Texts of the tables up to this long are copied as one block of this size (the
-/// tables' text ends in as many bytes of padding), the rest of the block overwritten
-/// by what follows.
-const BLOCK: usize = crate::table::TEXT_PADDING;
-
-/// A line being written: pieces gathered on the stack, handed on in one `write_str`.
+/// A line being written: pieces gathered on the stack, handed on in one `write_str`
+/// (in pieces only when it is longer than the buffer).
 struct Line<'w, W: Write + ?Sized> {
     w: &'w mut W,
-    /// The line, and room for one block past its end.
-    buf: [u8; LINE + BLOCK],
+    buf: [u8; LINE],
     len: usize,
 }
 
@@ -485,123 +479,42 @@ impl<W: Write + ?Sized> Line<'_, W> {
         Ok(())
     }
 
-    /// `v` in hex, as [`write_hex`] writes it.
-    #[inline]
-    fn hex(&mut self, v: i128) -> fmt::Result {
-        let u = v.unsigned_abs();
-        match u64::try_from(u) {
-            Ok(x) if self.len + 19 <= LINE => {
-                let digits = (64 - (x | 1).leading_zeros()).div_ceil(4) as usize;
-                let mut p = self.len;
-                if v < 0 {
-                    self.buf[p] = b'-';
-                    p += 1;
-                }
-                self.buf[p] = b'0';
-                self.buf[p + 1] = b'x';
-                p += 2;
-                let mut x = x;
-                for d in self.buf[p..p + digits].iter_mut().rev() {
-                    *d = b"0123456789abcdef"[(x & 15) as usize];
-                    x >>= 4;
-                }
-                self.len = p + digits;
-                Ok(())
-            }
-            _ => write_hex(self, v),
-        }
-    }
-
-    /// `v` in decimal, as [`write_dec`] writes it.
-    #[inline]
-    fn dec(&mut self, v: i128) -> fmt::Result {
-        let u = v.unsigned_abs();
-        match u64::try_from(u) {
-            Ok(x) if self.len + 21 <= LINE => {
-                let mut digits = 1;
-                let mut t = x;
-                while t >= 10 {
-                    t /= 10;
-                    digits += 1;
-                }
-                let mut p = self.len;
-                if v < 0 {
-                    self.buf[p] = b'-';
-                    p += 1;
-                }
-                let mut x = x;
-                for d in self.buf[p..p + digits].iter_mut().rev() {
-                    *d = b'0' + (x % 10) as u8;
-                    x /= 10;
-                }
-                self.len = p + digits;
-                Ok(())
-            }
-            _ => write_dec(self, v),
-        }
-    }
-
     /// Text `s` of the tables.
-    #[inline(always)]
     fn text(&mut self, t: &Tables, s: Str) -> fmt::Result {
         let (at, len) = (s.at as usize, s.len as usize);
-        let bytes = t.text.as_bytes();
-        if len <= BLOCK {
-            if let (Some(src), Some(dst)) = (
-                bytes.get(at..at + BLOCK),
-                self.buf.get_mut(self.len..self.len + BLOCK),
-            ) {
-                dst.copy_from_slice(src);
-                self.len += len;
-                return Ok(());
-            }
-        }
-        self.bytes(bytes.get(at..at + len).unwrap_or(&[]))
+        self.bytes(t.text.as_bytes().get(at..at + len).unwrap_or(&[]))
     }
 
-    #[inline(always)]
     fn bytes(&mut self, b: &[u8]) -> fmt::Result {
         match self.buf.get_mut(self.len..self.len + b.len()) {
-            Some(dst) if self.len + b.len() <= LINE => {
+            Some(dst) => {
                 dst.copy_from_slice(b);
                 self.len += b.len();
                 Ok(())
             }
-            _ => self.spill(b),
+            None => self.spill(b),
         }
     }
 
     /// `b` does not fit: the line so far goes to the writer, and `b` after it.
-    #[cold]
-    #[inline(never)]
     fn spill(&mut self, b: &[u8]) -> fmt::Result {
         self.flush()?;
-        if b.len() <= LINE {
-            self.buf[..b.len()].copy_from_slice(b);
-            self.len = b.len();
-            Ok(())
-        } else {
-            let s = core::str::from_utf8(b).map_err(|_| fmt::Error)?;
-            self.w.write_str(s)
+        match self.buf.get_mut(..b.len()) {
+            Some(dst) => {
+                dst.copy_from_slice(b);
+                self.len = b.len();
+                Ok(())
+            }
+            None => self
+                .w
+                .write_str(core::str::from_utf8(b).map_err(|_| fmt::Error)?),
         }
     }
 }
 
 impl<W: Write + ?Sized> Write for Line<'_, W> {
-    #[inline(always)]
     fn write_str(&mut self, s: &str) -> fmt::Result {
         self.bytes(s.as_bytes())
-    }
-
-    #[inline(always)]
-    fn write_char(&mut self, c: char) -> fmt::Result {
-        if c.is_ascii() && self.len < LINE {
-            self.buf[self.len] = c as u8;
-            self.len += 1;
-            Ok(())
-        } else {
-            self.write_str(c.encode_utf8(&mut [0; 4]))
-        }
     }
 }
 
@@ -666,6 +579,7 @@ mod tests {
         let iadd = sp.s("IADD");
         let sel = sp.s("SEL");
         let jmp = sp.s("JMP");
+        let selx = sp.s("SELX");
         let ldc = sp.s("LDC");
         let r = sp.s("R");
         let ur = sp.s("UR");
@@ -756,6 +670,11 @@ mod tests {
         ];
         let urz = sp.s("URZ");
         let named = [(63u128, urz)];
+        // Each field row carries its type's dense names, as the builders make them.
+        let field = |start: u8, width: u8, ty: u32, default: Option<u128>| FieldRow {
+            names: types[ty as usize].dense,
+            ..field(start, width, ty, default)
+        };
         let fields = [
             // IADD
             field(12, 3, 1, Some(7)), // 0 pg
@@ -903,6 +822,17 @@ mod tests {
                 Count::Fixed(1),
                 Addr::Number(0),
             ),
+            // SELX [pp], [pg], ra: pp could be read as ra only.
+            OperandRow {
+                required_after: 1,
+                readers: Run { at: 3, len: 1 },
+                ..operand(OperandKind::Field(7), none, Count::Fixed(1), Addr::None)
+            },
+            OperandRow {
+                required_after: 1,
+                ..operand(OperandKind::Field(0), none, Count::Fixed(1), Addr::None)
+            },
+            operand(OperandKind::Field(3), none, Count::Fixed(1), Addr::None),
         ];
         let indices = [6u16, 8, 1, 2, 12];
         let opcodes = [
@@ -931,6 +861,14 @@ mod tests {
                 guard: None,
                 mods: Run::default(),
                 operands: Run { at: 8, len: 3 },
+                optional: true,
+            },
+            OpcodeRow {
+                mnemonic: selx,
+                fields: Run { at: 0, len: 13 },
+                guard: None,
+                mods: Run::default(),
+                operands: Run { at: 14, len: 3 },
                 optional: true,
             },
             OpcodeRow {
@@ -989,6 +927,85 @@ mod tests {
         // `SEL P2, R3` would read P2 as pp: pp prints, though at its default.
         assert_eq!(sel(7, 2), "SEL PT, P2, R3");
         assert_eq!(sel(1, 2), "SEL P1, P2, R3");
+        // Where pp could not be read as the operand that follows, it is left out.
+        let selx = |pp: u128, pg: u128| print(pp << 60 | pg << 12 | 3 << 24, 3, 0, &D);
+        assert_eq!(selx(7, 2), "SELX P2, R3");
+        assert_eq!(selx(7, 7), "SELX R3");
+    }
+
+    /// A writer that counts the pieces it is handed.
+    #[derive(Default)]
+    struct Pieces {
+        text: String,
+        writes: usize,
+    }
+
+    impl Write for Pieces {
+        fn write_str(&mut self, s: &str) -> fmt::Result {
+            self.text.push_str(s);
+            self.writes += 1;
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_line_is_handed_on_in_one_piece_unless_it_is_longer_than_the_buffer() {
+        let t = Tables {
+            text: "X",
+            opcodes: &[OpcodeRow {
+                mnemonic: Str { at: 0, len: 1 },
+                fields: Run { at: 0, len: 1 },
+                guard: None,
+                mods: Run::default(),
+                operands: Run { at: 0, len: 1 },
+                optional: false,
+            }],
+            fields: &[field(0, 16, 0, None)],
+            types: &[TypeRow {
+                kind: TypeKind::Imm {
+                    signed: false,
+                    width: 16,
+                },
+                dense: Run::default(),
+                named: Run::default(),
+            }],
+            names: &[],
+            named: &[],
+            operands: &[OperandRow {
+                kind: OperandKind::Field(0),
+                subs: Run::default(),
+                count: Count::Fixed(1),
+                addr: Addr::Absolute(0),
+                required_after: 0,
+                readers: Run::default(),
+            }],
+            subs: &[],
+            indices: &[],
+            exprs: &[],
+        };
+        let mut w = Pieces::default();
+        write_asm(&t, 0, 0x12, 0, &D, &mut w).unwrap();
+        assert_eq!((w.text.as_str(), w.writes), ("X 0x12", 1));
+        // Names of every length up to past the buffer: the same text, in one piece
+        // while it fits.
+        for n in [100, 120, 121, 122, 123, 124, 125, 126, 127, 200, 300] {
+            let name: String = core::iter::repeat_n('n', n).collect();
+            let sym = |a: u64| (a == 0x12).then_some(name.as_str());
+            let o = FormatOptions {
+                symbols: Some(&sym),
+                ..D
+            };
+            let mut w = Pieces::default();
+            write_asm(&t, 0, 0x12, 0, &o, &mut w).unwrap();
+            assert_eq!(w.text, alloc::format!("X `({name})"));
+            let len = w.text.len();
+            assert_eq!(
+                w.writes == 1,
+                len <= 128,
+                "{len} bytes in {} pieces",
+                w.writes
+            );
+        }
     }
 
     #[test]
@@ -1001,7 +1018,7 @@ mod tests {
     #[test]
     fn address_modes_and_unnamed_codes() {
         let jmp = |imm: u128, wide: u128, cc: u128, o: &FormatOptions| {
-            print(imm << 40 | wide << 56 | cc << 68, 3, 0x100, o)
+            print(imm << 40 | wide << 56 | cc << 68, 4, 0x100, o)
         };
         assert_eq!(jmp(1, 0, 0, &D), "JMP 0x120, 0x4, 0x1");
         // The mode field makes the target absolute.
@@ -1114,27 +1131,41 @@ mod tests {
             required_after: 0,
             readers: Run::default(),
         };
-        let operands: Vec<OperandRow> = core::iter::repeat_n(row, 130).collect();
+        // The first two operands are a field not at its default, the others one at it.
+        let first = OperandRow {
+            kind: OperandKind::Field(1),
+            ..row
+        };
+        let operands: Vec<OperandRow> = [first, first]
+            .into_iter()
+            .chain(core::iter::repeat_n(row, 128))
+            .collect();
         let t = Tables {
-            text: "XK",
+            text: "XKL",
             opcodes: &[OpcodeRow {
                 mnemonic: Str { at: 0, len: 1 },
-                fields: Run { at: 0, len: 1 },
+                fields: Run { at: 0, len: 2 },
                 guard: None,
                 mods: Run::default(),
                 operands: Run { at: 0, len: 130 },
                 optional: true,
             }],
-            fields: &[FieldRow {
-                names: Run { at: 0, len: 1 },
-                ..field(0, 1, 0, Some(0))
-            }],
+            fields: &[
+                FieldRow {
+                    names: Run { at: 0, len: 2 },
+                    ..field(0, 1, 0, Some(0))
+                },
+                FieldRow {
+                    names: Run { at: 0, len: 2 },
+                    ..field(1, 1, 0, Some(0))
+                },
+            ],
             types: &[TypeRow {
                 kind: TypeKind::Enum,
-                dense: Run { at: 0, len: 1 },
+                dense: Run { at: 0, len: 2 },
                 named: Run::default(),
             }],
-            names: &[Str { at: 1, len: 1 }],
+            names: &[Str { at: 1, len: 1 }, Str { at: 2, len: 1 }],
             named: &[],
             operands: &operands,
             subs: &[],
@@ -1142,10 +1173,10 @@ mod tests {
             exprs: &[],
         };
         let mut out = String::new();
-        write_asm(&t, 0, 0, 0, &D, &mut out).unwrap();
-        // Every operand is at its default: all left out but the first two, which the
-        // 128 bits of the decision do not reach.
-        assert_eq!(out, "X K, K");
+        write_asm(&t, 0, 0b10, 0, &D, &mut out).unwrap();
+        // The first two print (not at their default, and past the 128 bits of the
+        // decision); the others are at their default.
+        assert_eq!(out, "X L, L");
     }
 
     #[test]

@@ -116,22 +116,25 @@ impl<'t> Tables<'t> {
         self.text.get(at..at + len).unwrap_or("")
     }
 
+    /// The name of `code` in type `ty` among its sparse names ([`TypeRow::named`]).
+    pub fn sparse_name(&self, ty: u32, code: u128) -> Option<Str> {
+        let named = self.types.get(ty as usize)?.named.of(self.named);
+        let i = named.binary_search_by_key(&code, |&(c, _)| c).ok()?;
+        Some(named[i].1)
+    }
+
     /// The name of `code` in type `ty`, when the type names it.
     pub fn name_of(&self, ty: u32, code: u128) -> Option<&'t str> {
         let t = self.types.get(ty as usize)?;
-        if let Some(s) = t.dense.of(self.names).get(usize::try_from(code).ok()?) {
-            return (s.len > 0).then(|| self.str(*s));
+        match usize::try_from(code)
+            .ok()
+            .and_then(|c| t.dense.of(self.names).get(c))
+        {
+            Some(s) => (s.len > 0).then(|| self.str(*s)),
+            None => self.sparse_name(ty, code).map(|s| self.str(s)),
         }
-        let named = t.named.of(self.named);
-        let i = named.binary_search_by_key(&code, |&(c, _)| c).ok()?;
-        Some(self.str(named[i].1))
     }
 }
-
-/// How many bytes of padding end [`Tables::text`] (see [`TableBuf::pad`]): texts up
-/// to this long print as one block copy. Without it the tables still print the same,
-/// a little slower.
-pub const TEXT_PADDING: usize = 16;
 
 /// One opcode.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -169,7 +172,7 @@ pub struct FieldRow {
     /// Its default code, when it has one (an operand at its default may be left out).
     pub default: Option<u128>,
     /// Its type's dense names ([`TypeRow::dense`]), here too so that printing a name
-    /// is one lookup.
+    /// is one lookup (the printer reads them here, and the type's sparse names).
     pub names: Run,
 }
 
@@ -399,12 +402,6 @@ impl TableBuf {
         r
     }
 
-    /// Ends the text with [`TEXT_PADDING`] spaces (call it last): the printer copies
-    /// short texts as blocks of that size, which the last texts need room for.
-    pub fn pad(&mut self) {
-        self.text.extend(core::iter::repeat_n(' ', TEXT_PADDING));
-    }
-
     /// Adds `items` to `indices`.
     pub fn indices(&mut self, items: impl IntoIterator<Item = u16>) -> Run {
         let at = self.indices.len();
@@ -437,9 +434,6 @@ mod tests {
         let second = t.indices([5]);
         assert_eq!(first, Run { at: 0, len: 2 });
         assert_eq!(second, Run { at: 2, len: 1 });
-        t.pad();
-        assert_eq!(t.text.len(), 3 + TEXT_PADDING);
-        assert!(t.text[3..].bytes().all(|c| c == b' '));
         let v = t.tables();
         assert_eq!((v.str(a), v.str(b)), ("R", "UR"));
         assert_eq!(first.of(v.indices), &[3, 4]);

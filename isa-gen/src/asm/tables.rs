@@ -34,7 +34,6 @@ pub fn build(a: &Assembler) -> TableBuf {
         let row = opcode_row(&mut t, a, i);
         t.opcodes.push(row);
     }
-    t.pad();
     t
 }
 
