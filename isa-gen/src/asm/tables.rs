@@ -69,7 +69,9 @@ fn type_row(t: &mut TableBuf, ty: &crate::model::Type) -> TypeRow {
     let (mut dense, mut named) = (Run::default(), Run::default());
     if has_names && ty.width <= DENSE_NAME_BITS {
         let at = t.names.len();
-        for code in 0..1u128 << ty.width {
+        // (Bounded by the width that chose this list, so that no change to that choice
+        // can enumerate 2^64 codes.)
+        for code in 0..1u128 << ty.width.min(DENSE_NAME_BITS) {
             let s = name(code).map_or_else(Default::default, |n| t.str(&n));
             t.names.push(s);
         }
