@@ -240,7 +240,7 @@ fn count(t: &mut TableBuf, model: &Model, i: usize, f: usize) -> Count {
                 [] => Count::Fixed(registers(isa_rt::expr::eval(&ops, &|_| 0))),
                 // One narrow field: the count of each of its codes, worked out here.
                 &[g] if op.fields[g].width <= LOOKUP_BITS => {
-                    let codes = 0..1u128 << op.fields[g].width;
+                    let codes = 0..1u128 << op.fields[g].width.min(LOOKUP_BITS);
                     let counts = codes.map(|c| registers(isa_rt::expr::eval(&ops, &|_| c)));
                     let counts: Vec<u16> = counts.map(|n| n.min(u16::MAX as u32) as u16).collect();
                     Count::Lookup {
