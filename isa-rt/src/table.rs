@@ -22,36 +22,15 @@ pub struct At {
 
 impl At {
     /// The field's code in `word` (0 for a field that starts past the word).
-    #[inline(always)]
+    #[inline]
     pub const fn get(self, word: u128) -> u128 {
-        let (start, width) = (self.start as u32, self.width as u32);
-        // Most fields lie in one half of the word: 64-bit arithmetic.
-        let half = if start + width <= 64 {
-            Some((word as u64, start))
-        } else if start >= 64 {
-            Some(((word >> 64) as u64, start - 64))
-        } else {
-            None
+        let v = match word.checked_shr(self.start as u32) {
+            Some(v) => v,
+            None => 0,
         };
-        match half {
-            Some((h, s)) if width <= 64 && s < 64 => {
-                let mask = match u64::MAX.checked_shr(64 - width) {
-                    Some(m) => m,
-                    None => 0,
-                };
-                ((h >> s) & mask) as u128
-            }
-            _ => {
-                let v = match word.checked_shr(start) {
-                    Some(v) => v,
-                    None => 0,
-                };
-                if width >= 128 {
-                    v
-                } else {
-                    v & ((1u128 << width) - 1)
-                }
-            }
+        match 1u128.checked_shl(self.width as u32) {
+            Some(bit) => v & (bit - 1),
+            None => v,
         }
     }
 }
