@@ -30,6 +30,23 @@ pub enum BinOp {
 }
 
 impl BinOp {
+    /// How the spec's expressions write it (`and`, `==`, `+`).
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Or => "or",
+            BinOp::And => "and",
+            BinOp::Eq => "==",
+            BinOp::Ne => "!=",
+            BinOp::Lt => "<",
+            BinOp::Le => "<=",
+            BinOp::Gt => ">",
+            BinOp::Ge => ">=",
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+        }
+    }
+
     /// `a op b`.
     pub fn apply(self, a: i128, b: i128) -> i128 {
         match self {
@@ -155,6 +172,11 @@ mod tests {
             (Sub, 4, 5, -1),
             (Mul, 4, 5, 20),
         ];
+        let symbols = [Or, And, Eq, Ne, Lt, Le, Gt, Ge, Add, Sub, Mul].map(BinOp::symbol);
+        assert_eq!(
+            symbols,
+            ["or", "and", "==", "!=", "<", "<=", ">", ">=", "+", "-", "*"]
+        );
         for (op, a, b, want) in cases {
             assert_eq!(op.apply(a, b), want, "{a} {op:?} {b}");
             let ops = [Op::Int(a), Op::Int(b), Op::Bin(op)];

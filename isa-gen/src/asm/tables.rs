@@ -291,7 +291,7 @@ pub fn postfix(e: &CExpr, out: &mut Vec<Op>) {
         CExpr::Bin(op, a, b) => {
             postfix(a, out);
             postfix(b, out);
-            out.push(Op::Bin(op.rt()));
+            out.push(Op::Bin(*op));
         }
     }
 }

@@ -41,7 +41,7 @@ impl CExpr {
             CExpr::Value(_, c) => (*c).min(i128::MAX as u128) as i128,
             CExpr::Not(e) => (e.eval(value) == 0) as i128,
             CExpr::Neg(e) => e.eval(value).saturating_neg(),
-            CExpr::Bin(op, a, b) => op.rt().apply(a.eval(value), b.eval(value)),
+            CExpr::Bin(op, a, b) => op.apply(a.eval(value), b.eval(value)),
         }
     }
 

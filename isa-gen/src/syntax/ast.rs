@@ -291,57 +291,9 @@ pub enum UnOp {
     Neg,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum BinOp {
-    Or,
-    And,
-    Eq,
-    Ne,
-    Lt,
-    Le,
-    Gt,
-    Ge,
-    Add,
-    Sub,
-    Mul,
-}
-
-impl BinOp {
-    /// The same operator in the run-time crate's expressions (which define what each
-    /// computes).
-    pub fn rt(self) -> isa_rt::expr::BinOp {
-        use isa_rt::expr::BinOp as R;
-        match self {
-            BinOp::Or => R::Or,
-            BinOp::And => R::And,
-            BinOp::Eq => R::Eq,
-            BinOp::Ne => R::Ne,
-            BinOp::Lt => R::Lt,
-            BinOp::Le => R::Le,
-            BinOp::Gt => R::Gt,
-            BinOp::Ge => R::Ge,
-            BinOp::Add => R::Add,
-            BinOp::Sub => R::Sub,
-            BinOp::Mul => R::Mul,
-        }
-    }
-
-    pub fn symbol(self) -> &'static str {
-        match self {
-            BinOp::Or => "or",
-            BinOp::And => "and",
-            BinOp::Eq => "==",
-            BinOp::Ne => "!=",
-            BinOp::Lt => "<",
-            BinOp::Le => "<=",
-            BinOp::Gt => ">",
-            BinOp::Ge => ">=",
-            BinOp::Add => "+",
-            BinOp::Sub => "-",
-            BinOp::Mul => "*",
-        }
-    }
-}
+/// The binary operators of expressions: the run-time crate's, which define what each
+/// computes and how it is written.
+pub use isa_rt::expr::BinOp;
 
 impl Expr {
     pub fn span(&self) -> Span {
