@@ -203,6 +203,11 @@ mod tests {
         assert_eq!(odd.list(100).unwrap(), [3, 5, 7, 9]);
         assert!(odd.meets(0b110, 0b110) && !odd.meets(0b10000, 0b10000));
         assert!(odd.narrowed(1, 0).is_empty());
+        // A member of the ranges off the pattern, and one on the pattern off the ranges.
+        assert!(odd.contains(5) && !odd.contains(4) && !odd.contains(21));
+        // Narrowing again by the same bits keeps them (and adds nothing).
+        assert_eq!(odd.narrowed(1, 1), odd);
+        assert_eq!(odd.narrowed(0b11, 0b11).list(100).unwrap(), [3, 7]);
         assert_eq!(d.narrowed(0b10000, 0b10000).first(), Some(20));
         let wide = Dom {
             ranges: vec![(0, (1 << 50) - 1)],

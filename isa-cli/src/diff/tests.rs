@@ -453,3 +453,85 @@ fn a_name_reused_elsewhere_is_no_move_when_the_words_still_print_alike() {
     assert!(r.breaks.is_empty(), "{:?}", r.breaks);
     assert!(r.compatible());
 }
+
+#[test]
+fn added_values_alone_are_listed_as_compatible_additions() {
+    let r = report(|s| s.replace("    Z;", "    Z;\n    W;"));
+    assert!(r.added_opcodes.is_empty());
+    let text = r.text("OLD", "NEW");
+    assert!(
+        text.contains("\ncompatible additions:\n  value M.W = 0x3\n"),
+        "{text}"
+    );
+}
+
+#[test]
+fn operand_words_added_removed_and_changed_are_changes() {
+    let with = |w: &'static str| move |s: String| s + w;
+    let r = report(with("__DefOperandWord LOW : Reg 0..7\n"));
+    let c: Vec<_> = r.changes.iter().filter(|c| c.kind == "word").collect();
+    assert_eq!(c.len(), 1, "{:?}", r.changes);
+    assert_eq!(
+        (c[0].name.as_str(), c[0].what.as_str()),
+        ("LOW", "added: Reg 0..7")
+    );
+    let old = spec(with("__DefOperandWord LOW : Reg 0..7\n"));
+    let new = spec(with("__DefOperandWord LOW : Reg 0..3\n"));
+    let r = Report::new(&old, &new);
+    assert!(
+        r.changes
+            .iter()
+            .any(|c| c.kind == "word" && c.what == "Reg 0..7 → Reg 0..3"),
+        "{:?}",
+        r.changes
+    );
+    let r = Report::new(&old, &spec(|s| s));
+    assert!(r
+        .changes
+        .iter()
+        .any(|c| c.kind == "word" && c.name == "LOW" && c.what == "removed"));
+}
+
+#[test]
+fn a_field_that_changes_role_is_a_change() {
+    let r = report(|s| s.replace("M m = X;", "M m == X;"));
+    assert!(
+        r.changes
+            .iter()
+            .any(|c| c.name == "A_R" && c.what == "field `m` was modifier, is fixed"),
+        "{:?}",
+        r.changes
+    );
+}
+
+#[test]
+fn a_field_s_domain_is_exactly_its_codes() {
+    let m = spec(|s| {
+        s.replace("    X;\n    Y;\n    Z;", "    X = 0;\n    Z = 3;")
+            .replace("R 0..254;", "R 0..9;")
+    });
+    let field = |name: &str| m.opcodes[0].fields.iter().find(|f| f.name == name).unwrap();
+    let d = space::Dom::of(&m, field("m"));
+    assert_eq!(d.list(space::LISTED).unwrap(), [0, 3]);
+    let d = space::Dom::of(&m, field("rd"));
+    let want: Vec<u128> = (0..=9).chain([255]).collect();
+    assert_eq!(d.list(space::LISTED).unwrap(), want);
+    assert!(d.contains(9) && !d.contains(10) && d.contains(255));
+    // Fields of up to 16 bits are listed in full; wider ones are probed.
+    let m = spec(|s| {
+        s.replace(
+            "__DefImmediate U8<8> unsigned",
+            "__DefImmediate U8<8> unsigned\n__DefImmediate U16<16> unsigned\n__DefImmediate U17<17> unsigned",
+        )
+        .replace("field<24, 8> U8 imm = 0;", "field<24, 16> U16 imm = 0;\n    field<40, 17> U17 wide = 0;")
+        .replace("Order<imm, rd>", "Order<imm, rd, wide>")
+    });
+    let f = |name: &str| m.opcodes[0].fields.iter().find(|f| f.name == name).unwrap();
+    assert_eq!(
+        space::Dom::of(&m, f("imm"))
+            .list(space::LISTED)
+            .map(|v| v.len()),
+        Some(1 << 16)
+    );
+    assert!(space::Dom::of(&m, f("wide")).list(space::LISTED).is_none());
+}
