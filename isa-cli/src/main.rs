@@ -10,38 +10,7 @@ use std::process::ExitCode;
 
 use clap::{Args, CommandFactory, Parser, Subcommand};
 
-// `println!` and `eprintln!` panic when the reader has gone (`isa check … 2>&1 | head`:
-// Rust ignores SIGPIPE, so the write fails with a broken pipe). Messages are written
-// with these instead, which drop what cannot be written and keep the exit status.
-macro_rules! outln {
-    ($($arg:tt)*) => {{
-        use std::io::Write as _;
-        let _ = writeln!(std::io::stdout(), $($arg)*);
-    }};
-}
-macro_rules! errln {
-    ($($arg:tt)*) => {{
-        use std::io::Write as _;
-        let _ = writeln!(std::io::stderr(), $($arg)*);
-    }};
-}
-
-mod asm;
-mod cfg;
-mod codec;
-mod diff;
-mod doc;
-mod json;
-mod listing;
-mod lsp;
-mod num;
-mod run;
-mod spec;
-mod state_json;
-mod text;
-mod timeline;
-mod trace;
-
+use isa_cli::{asm, codec, diff, doc, errln, json, lsp, num, outln, run, spec};
 use isa_gen::diag::{Lint, LintLevels};
 use spec::{Format, Show};
 
