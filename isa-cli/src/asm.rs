@@ -13,7 +13,7 @@ use isa_object::{short_name, Binding, ObjReloc, ObjSymbol, Object};
 
 use crate::codec::Codec;
 use crate::listing::Listing;
-use crate::text::TextFile;
+use crate::text::{Located, TextFile};
 
 /// A relocation found while assembling: address operand `operand` of the instruction
 /// at `addr` names the symbol `symbol` plus `addend` (`` `(sym+0x20) ``): an external
@@ -122,6 +122,17 @@ pub fn assemble_file(
     file: &TextFile,
     objects: bool,
 ) -> Result<Program, Vec<String>> {
+    assemble(codec, file, objects).map_err(|errors| {
+        errors
+            .into_iter()
+            .map(|(line, column, message)| located(name, line, column, &message))
+            .collect()
+    })
+}
+
+/// [`assemble_file`] with each error as its line, column (1-based, in characters) and
+/// message, in that order.
+pub fn assemble(codec: &Codec, file: &TextFile, objects: bool) -> Result<Program, Vec<Located>> {
     let src = &file.text;
     let mut errors = file.invalid_utf8_in_code();
     let bad_lines: HashSet<usize> = errors.iter().map(|e| e.0).collect();
@@ -287,10 +298,7 @@ pub fn assemble_file(
     }
     if !errors.is_empty() {
         errors.sort_by_key(|e| (e.0, e.1));
-        return Err(errors
-            .into_iter()
-            .map(|(line, column, message)| located(name, line, column, &message))
-            .collect());
+        return Err(errors);
     }
     let base = words.first().map_or(0, |w| w.0);
     let mut labels: Vec<(String, u64)> = layout
@@ -407,11 +415,17 @@ pub fn asm_command(codec: &Codec, input: &Path, output: Option<&Path>) -> Result
 /// Reads what `isa disasm`/`isa link` take: an object (by its ELF magic) or raw records.
 pub fn read_input(path: &Path, base: u64) -> Result<(Listing, Option<Object>), String> {
     let bytes = crate::text::read_input_file(path)?;
-    if isa_object::is_elf(&bytes) {
-        let obj = isa_object::read(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    listing(&bytes, base).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// The listing of an object file's bytes, or of raw 16-byte records (laid out from
+/// `base`), with the object when it is one.
+pub fn listing(bytes: &[u8], base: u64) -> Result<(Listing, Option<Object>), String> {
+    if isa_object::is_elf(bytes) {
+        let obj = isa_object::read(bytes).map_err(|e| e.to_string())?;
         Ok((Listing::object(&obj, base), Some(obj)))
     } else {
-        Ok((Listing::raw(&bytes, base), None))
+        Ok((Listing::raw(bytes, base), None))
     }
 }
 

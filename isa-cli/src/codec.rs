@@ -82,6 +82,16 @@ impl Codec {
         }
     }
 
+    /// Whether a word decodes, or why not (the message [`Codec::print`] gives).
+    pub fn validate(&self, word: u128) -> Result<(), String> {
+        match self {
+            Codec::Bundled => Instruction::decode(word)
+                .map(|_| ())
+                .map_err(|e| e.to_string()),
+            Codec::Spec(a) => self.decoded(a, word).map(|_| ()),
+        }
+    }
+
     /// The instruction a word holds, printed at `addr` (addresses through `symbols`
     /// when given), or why it does not decode.
     pub fn print<'s>(

@@ -39,4 +39,3 @@ pub mod state_json;
 pub mod text;
 pub mod timeline;
 pub mod trace;
-

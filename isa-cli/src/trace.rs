@@ -81,6 +81,23 @@ impl<W: Write> Trace<W> {
     }
 }
 
+/// The trace's line of one step (without its newline) appended to `line`: `text` is
+/// the instruction's disassembly, `changes` what [`Changes::update`] says it wrote,
+/// `w` the warp after it.
+pub fn step_record(line: &mut String, s: &Step<'_>, text: &str, changes: &[Change], w: &Warp) {
+    let _ = write!(
+        line,
+        "{{\"step\": {}, \"pc\": {}, \"cycle\": {}, \"active_mask\": {}, \"text\": {}",
+        s.number,
+        pc_json(s.pc),
+        s.cycle,
+        hex32(s.active_mask),
+        q(text)
+    );
+    writes(line, changes, w);
+    line.push('}');
+}
+
 /// `"writes": {…}` of one step: the state file's sections, then masks and RPC.
 fn writes(line: &mut String, changes: &[Change], w: &Warp) {
     // (section, key, value); Changes lists each section's entries together.
@@ -142,18 +159,8 @@ impl<W: Write> Observer for Trace<W> {
         }
         let slot = (s.pc.wrapping_sub(self.base) / 16) as usize;
         let text = self.texts.get(slot).map_or("", String::as_str);
-        let _ = write!(
-            self.line,
-            "{{\"step\": {}, \"pc\": {}, \"cycle\": {}, \"active_mask\": {}, \"text\": {}",
-            s.number,
-            pc_json(s.pc),
-            s.cycle,
-            hex32(s.active_mask),
-            q(text)
-        );
         let changes = self.changes.update(s, w);
-        writes(&mut self.line, changes, w);
-        self.line.push('}');
+        step_record(&mut self.line, s, text, changes, w);
         self.emit();
         if let Some(e) = s.event {
             let _ = write!(

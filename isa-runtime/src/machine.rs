@@ -511,6 +511,9 @@ impl Machine {
                     Ok(false) => {}
                     Err(f) => return Stop::Fault(f),
                 }
+                if OBSERVE && observer.stop() {
+                    return self.step_limit(self.steps);
+                }
             }
             if self.steps >= max_steps {
                 return self.step_limit(max_steps);

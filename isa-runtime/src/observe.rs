@@ -70,11 +70,23 @@ pub trait Observer {
     /// Called after every executed instruction with the warp as it left it. Not called
     /// for an instruction that faults (the state is then unchanged).
     fn step(&mut self, step: &Step<'_>, warp: &Warp);
+
+    /// Asked after every step of [`Machine::run_observed`](crate::Machine::run_observed):
+    /// `true` ends the run there, as a step limit would ([`FaultKind::StepLimit`](crate::FaultKind::StepLimit)
+    /// at the steps run so far), with the state the last step left. A testbench that
+    /// found a mismatch stops the run this way.
+    fn stop(&self) -> bool {
+        false
+    }
 }
 
 impl<O: Observer + ?Sized> Observer for &mut O {
     fn step(&mut self, step: &Step<'_>, warp: &Warp) {
         (**self).step(step, warp);
+    }
+
+    fn stop(&self) -> bool {
+        (**self).stop()
     }
 }
 
@@ -83,6 +95,10 @@ impl<A: Observer, B: Observer> Observer for (A, B) {
     fn step(&mut self, step: &Step<'_>, warp: &Warp) {
         self.0.step(step, warp);
         self.1.step(step, warp);
+    }
+
+    fn stop(&self) -> bool {
+        self.0.stop() || self.1.stop()
     }
 }
 
