@@ -174,6 +174,9 @@ impl Machine {
                 Ok(false) => {}
                 Err(f) => return Some(Stop::Fault(f)),
             }
+            if OBSERVE && observer.stop() {
+                return Some(self.step_limit(self.steps));
+            }
             let back = detector
                 .checkpoint
                 .as_ref()

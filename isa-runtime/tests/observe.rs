@@ -79,3 +79,56 @@ fn the_simt_programs_are_varied() {
         "{exited} exited, {faults} faults, {livelocks} livelocks, {long} long"
     );
 }
+
+/// Stops the run once it has seen `at` steps.
+struct StopAt {
+    at: u64,
+    seen: u64,
+}
+
+impl isa_runtime::Observer for StopAt {
+    fn step(&mut self, _: &isa_runtime::Step<'_>, _: &isa_runtime::Warp) {
+        self.seen += 1;
+    }
+
+    fn stop(&self) -> bool {
+        self.seen >= self.at
+    }
+}
+
+/// An observer that asks to stop ends the run right after that step, as a step limit
+/// there would: the same state, in the main loop and while a livelock is confirmed.
+#[test]
+fn an_observer_that_stops_ends_the_run_as_a_step_limit_there() {
+    use isa_runtime::{FaultKind, Stop};
+    // A loop that counts (no livelock: it ends), and one that comes back to its state
+    // (a livelock, confirmed over the steps after the detector's check).
+    for text in [
+        "UIADD UR1, UR1, 0x1 ;\nUISETP.GE.U32.AND UP0, UPT, UR1, 0x40, UPT ;\nUSEL UR2, URZ, 0xffffffc0, UP0 ;\nBRX UR2, 0x40 ;\nEXIT ;",
+        "NOP ;\nBRA 0x0 ;",
+    ] {
+        let m = start(text, |_| {});
+        let mut whole = m.clone();
+        let total = match whole.run(10_000) {
+            Stop::Exited => whole.steps,
+            Stop::Fault(f) => {
+                assert!(matches!(f.kind, FaultKind::Livelock { .. }), "{f}");
+                whole.steps
+            }
+        };
+        assert!(total > 20, "{text}: {total} steps");
+        for at in 1..total {
+            let mut observed = m.clone();
+            let mut limited = m.clone();
+            let stop = observed.run_observed(10_000, &mut StopAt { at, seen: 0 });
+            let Stop::Fault(f) = stop else {
+                panic!("{text}: stopped at {at}: exited");
+            };
+            assert_eq!(f.kind, FaultKind::StepLimit(at), "{text}: stopped at {at}");
+            assert_eq!(observed.steps, at);
+            let _ = limited.run(at);
+            assert_eq!(observed.warp.active_pc, limited.warp.active_pc, "{text} {at}");
+            assert_eq!(observed.warp.ureg_n(1), limited.warp.ureg_n(1), "{text} {at}");
+        }
+    }
+}
