@@ -175,9 +175,10 @@ impl Spec {
         Instruction::new(py, &self.data, word, address)
     }
 
-    /// Every 16-byte little-endian record of `data`, the first at `address`. A record
-    /// that does not decode raises `DecodeError` (with its `offset`), or is `None`
-    /// when `strict` is false. The work is done without the GIL.
+    /// Every 16-byte little-endian record of `data`, the first at `address`, as a
+    /// sequence of `Instruction`s (made as they are read). A record that does not
+    /// decode raises `DecodeError` (with its `offset`), or is `None` when `strict` is
+    /// false. The records are checked without the GIL.
     #[pyo3(signature = (data, address = 0, strict = true))]
     fn decode_bytes(
         &self,
@@ -185,7 +186,7 @@ impl Spec {
         data: &Bound<'_, PyBytes>,
         address: u64,
         strict: bool,
-    ) -> PyResult<Vec<Option<Instruction>>> {
+    ) -> PyResult<Instructions> {
         let bytes = data.as_bytes();
         if !bytes.len().is_multiple_of(16) {
             return Err(decode_error(
@@ -199,36 +200,41 @@ impl Spec {
             ));
         }
         let codec = &self.data.codec;
-        let checked: Vec<(u128, Result<(), String>)> = py.detach(|| {
-            bytes
-                .chunks_exact(16)
-                .map(|c| {
-                    let w = u128::from_le_bytes(c.try_into().expect("16 bytes"));
-                    (w, codec.validate(w))
-                })
-                .collect()
-        });
-        let mut out = Vec::with_capacity(checked.len());
-        for (k, (word, ok)) in checked.into_iter().enumerate() {
-            let at = address.wrapping_add(16 * k as u64);
-            match ok {
-                Ok(()) => out.push(Some(Instruction {
-                    spec: self.data.clone(),
-                    word,
-                    address: at,
-                })),
-                Err(e) if strict => {
-                    return Err(decode_error(
-                        py,
-                        format!("record {k} (offset {:#x}): {e}", 16 * k),
-                        Some(word),
-                        Some(16 * k),
-                    ))
-                }
-                Err(_) => out.push(None),
+        let (words, valid, first_bad) = py.detach(|| {
+            let mut words = Vec::with_capacity(bytes.len() / 16);
+            let mut valid = Vec::with_capacity(bytes.len() / 16);
+            let mut first_bad = None;
+            for (k, c) in bytes.chunks_exact(16).enumerate() {
+                let w = u128::from_le_bytes(c.try_into().expect("16 bytes"));
+                let ok = match codec.validate(w) {
+                    Ok(()) => true,
+                    Err(e) => {
+                        first_bad.get_or_insert((k, w, e));
+                        if strict {
+                            break;
+                        }
+                        false
+                    }
+                };
+                words.push(w);
+                valid.push(ok);
             }
+            (words, valid, first_bad)
+        });
+        if let (true, Some((k, word, e))) = (strict, first_bad) {
+            return Err(decode_error(
+                py,
+                format!("record {k} (offset {:#x}): {e}", 16 * k),
+                Some(word),
+                Some(16 * k),
+            ));
         }
-        Ok(out)
+        Ok(Instructions {
+            spec: self.data.clone(),
+            words,
+            valid,
+            address,
+        })
     }
 
     /// The word of one instruction line (`.word 0x…` gives a raw word) at `address`.
@@ -297,6 +303,89 @@ impl Spec {
             self.data.origin,
             self.data.model.opcodes.len()
         )
+    }
+}
+
+/// The instructions of a buffer of records (`decode_bytes`): a sequence whose items
+/// are made when read (`None` for a record that does not decode).
+#[pyclass(frozen, sequence, name = "Instructions", module = "gpuisa")]
+pub struct Instructions {
+    spec: Arc<SpecData>,
+    words: Vec<u128>,
+    valid: Vec<bool>,
+    address: u64,
+}
+
+impl Instructions {
+    fn item(&self, k: usize) -> Option<Instruction> {
+        self.valid[k].then(|| Instruction {
+            spec: self.spec.clone(),
+            word: self.words[k],
+            address: self.address.wrapping_add(16 * k as u64),
+        })
+    }
+}
+
+#[pymethods]
+impl Instructions {
+    fn __len__(&self) -> usize {
+        self.words.len()
+    }
+
+    fn __getitem__(&self, k: isize) -> PyResult<Option<Instruction>> {
+        let n = self.words.len() as isize;
+        let at = if k < 0 { k + n } else { k };
+        if !(0..n).contains(&at) {
+            return Err(pyo3::exceptions::PyIndexError::new_err(format!(
+                "index {k} out of range for {n} records"
+            )));
+        }
+        Ok(self.item(at as usize))
+    }
+
+    fn __iter__(slf: Bound<'_, Self>) -> InstructionIter {
+        InstructionIter {
+            of: slf.unbind(),
+            next: 0,
+        }
+    }
+
+    /// Every record's word (also the ones that do not decode).
+    #[getter]
+    fn words(&self) -> Vec<u128> {
+        self.words.clone()
+    }
+
+    fn __repr__(&self) -> String {
+        let bad = self.valid.iter().filter(|v| !**v).count();
+        format!(
+            "<gpuisa.Instructions {} records at {:#x}, {bad} undecodable>",
+            self.words.len(),
+            self.address
+        )
+    }
+}
+
+/// Iterates over `Instructions`.
+#[pyclass(name = "InstructionIter", module = "gpuisa")]
+pub struct InstructionIter {
+    of: Py<Instructions>,
+    next: usize,
+}
+
+#[pymethods]
+impl InstructionIter {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__(&mut self, py: Python<'_>) -> Option<Option<Instruction>> {
+        let of = self.of.bind(py).get();
+        if self.next >= of.words.len() {
+            return None;
+        }
+        self.next += 1;
+        Some(of.item(self.next - 1))
     }
 }
 
@@ -661,7 +750,7 @@ fn decode_bytes(
     data: &Bound<'_, PyBytes>,
     address: u64,
     strict: bool,
-) -> PyResult<Vec<Option<Instruction>>> {
+) -> PyResult<Instructions> {
     Spec::bundled().decode_bytes(py, data, address, strict)
 }
 
@@ -694,6 +783,7 @@ fn disassemble(
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Spec>()?;
     m.add_class::<Instruction>()?;
+    m.add_class::<Instructions>()?;
     m.add_class::<Operand>()?;
     m.add_class::<Program>()?;
     m.add_function(wrap_pyfunction!(decode, m)?)?;

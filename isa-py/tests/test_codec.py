@@ -65,7 +65,21 @@ def test_decode_bytes_reads_records_and_reports_the_bad_one():
     with pytest.raises(gpuisa.DecodeError) as e:
         gpuisa.decode_bytes(data[:20])
     assert "16-byte records" in str(e.value)
-    assert gpuisa.decode_bytes(b"") == []
+    assert len(gpuisa.decode_bytes(b"")) == 0 and list(gpuisa.decode_bytes(b"")) == []
+
+
+def test_decoded_records_are_a_sequence():
+    words = [gpuisa.encode("NOP"), 1, gpuisa.encode("EXIT")]
+    data = b"".join(w.to_bytes(16, "little") for w in words)
+    seq = gpuisa.decode_bytes(data, 0x40, strict=False)
+    assert len(seq) == 3 and seq.words == words
+    assert str(seq[0]) == "NOP" and seq[1] is None and str(seq[-1]) == "EXIT"
+    assert seq[-1].address == 0x60 and seq[0] == gpuisa.decode(words[0], 0x40)
+    assert [None if i is None else str(i) for i in seq] == ["NOP", None, "EXIT"]
+    for k in (3, -4):
+        with pytest.raises(IndexError):
+            seq[k]
+    assert repr(seq) == "<gpuisa.Instructions 3 records at 0x40, 1 undecodable>"
 
 
 def test_encode_errors_carry_line_column_and_message():

@@ -130,5 +130,24 @@ fn an_observer_that_stops_ends_the_run_as_a_step_limit_there() {
             assert_eq!(observed.warp.active_pc, limited.warp.active_pc, "{text} {at}");
             assert_eq!(observed.warp.ureg_n(1), limited.warp.ureg_n(1), "{text} {at}");
         }
+        // Either observer of a pair stops the run, and a `&mut` observer forwards it.
+        let never = || StopAt {
+            at: u64::MAX,
+            seen: 0,
+        };
+        for (first, second) in [(5, u64::MAX), (u64::MAX, 7), (9, 4)] {
+            let mut pair = (StopAt { at: first, seen: 0 }, StopAt { at: second, seen: 0 });
+            let mut observed = m.clone();
+            let _ = observed.run_observed(10_000, &mut pair);
+            assert_eq!(observed.steps, first.min(second), "{text}: pair {first} {second}");
+        }
+        let mut inner = StopAt { at: 6, seen: 0 };
+        let mut by_ref: &mut StopAt = &mut inner;
+        let mut observed = m.clone();
+        let _ = observed.run_observed(10_000, &mut by_ref);
+        assert_eq!(observed.steps, 6);
+        let mut observed = m.clone();
+        let _ = observed.run_observed(40, &mut (never(), never()));
+        assert_eq!(observed.steps, 40.min(total));
     }
 }
