@@ -85,7 +85,8 @@ impl Codec {
     /// Whether a word decodes, or why not (the message [`Codec::print`] gives).
     pub fn validate(&self, word: u128) -> Result<(), String> {
         match self {
-            Codec::Bundled => Instruction::decode(word)
+            // The fast decoder: the same words and errors as `Instruction::decode`.
+            Codec::Bundled => isa::Decoded::decode(word)
                 .map(|_| ())
                 .map_err(|e| e.to_string()),
             Codec::Spec(a) => self.decoded(a, word).map(|_| ()),
