@@ -535,3 +535,99 @@ fn a_field_s_domain_is_exactly_its_codes() {
     );
     assert!(space::Dom::of(&m, f("wide")).list(space::LISTED).is_none());
 }
+
+/// A narrowed field: the break names the first of its bits OLD's words set that NEW
+/// reserves, with a word that sets that bit (and no higher one).
+#[test]
+fn a_narrowed_field_names_its_first_reserved_bit_with_a_word_setting_it() {
+    let r = report(|s| {
+        s.replace(
+            "__DefImmediate U8<8> unsigned",
+            "__DefImmediate U8<8> unsigned\n__DefImmediate U4<4> unsigned",
+        )
+        .replace("field<24, 8> U8 imm = 0;", "field<24, 4> U4 imm = 0;")
+    });
+    let b = &r.breaks[0];
+    assert_eq!(b.why, "bit 28 is reserved in NEW `A_R`");
+    assert_eq!(b.word >> 24 & 0xff, 0x10, "{:#x}", b.word);
+}
+
+/// A field whose type has no code 0: every word sets some of its bits, and a spec
+/// against itself is still compatible (a candidate is tested against the codes the
+/// field holds, not against zero).
+#[test]
+fn a_field_without_code_zero_is_compatible_with_itself() {
+    let no_zero = |s: String| {
+        s.replace(
+            "    X;\n    Y;\n    Z;",
+            "    X = 1;\n    Y = 2;\n    Z = 3;",
+        )
+    };
+    let m = spec(no_zero);
+    let r = Report::new(&m, &m);
+    assert!(r.compatible(), "{:?}", r.breaks);
+}
+
+/// A value renamed in the middle of a long enumeration: the field's codes are listed
+/// in full (not probed at boundaries), so the break is found.
+#[test]
+fn a_value_renamed_inside_a_long_enumeration_breaks() {
+    let values: String = (0..40).map(|k| format!("    V{k};\n")).collect();
+    let long = |rename: bool| {
+        let values = values.clone();
+        move |s: String| {
+            let v = if rename {
+                values.replace("    V10;\n", "    W10;\n")
+            } else {
+                values.clone()
+            };
+            s.replace(
+                "__DefRegFile Reg<8>",
+                &format!("__DefBitFieldType L<6>\n{v}__DefRegFile Reg<8>"),
+            )
+            .replace(
+                "field<24, 8> U8 imm = 0;",
+                "field<24, 8> U8 imm = 0;\n    field<32, 6> L l = V0;",
+            )
+        }
+    };
+    let r = Report::new(&spec(long(false)), &spec(long(true)));
+    let seen: Vec<&str> = r.breaks.iter().map(|b| b.old_text.as_str()).collect();
+    assert_eq!(seen, ["A.V10 R0"], "{:?}", r.breaks);
+}
+
+/// Words split by exactly as many bits as are analysed are analysed (one more is one
+/// break that says so: `words_split_by_too_many_bits_are_one_break_that_says_so`).
+#[test]
+fn words_split_by_the_most_bits_analysed_are_followed() {
+    let with = |width: u32| {
+        move |s: String| {
+            s.replace(
+                "__DefRegFile Reg<8>",
+                "__DefImmediate U16<16> unsigned\n__DefImmediate U4<4> unsigned\n__DefBitFieldType S12<12>\n    K0 = 0;\n    K1 = 1;\n__DefRegFile Reg<8>",
+            )
+            .replace(
+                "    field<24, 8> U8 imm = 0;\n",
+                &format!("    field<24, 8> U8 imm = 0;\n    field<32, {width}> U{width} big = 0;\n"),
+            )
+            .replace("Order<imm, rd>;", "Order<imm, rd, big>;")
+        }
+    };
+    let new = spec(|s| {
+        with(4)(s).replace(
+            "__DefOpcode A_R: [A]\n",
+            "__DefOpcode A_R: [A]\n  __Encoding\n    field<36, 12> S12 s == K0;\n__DefOpcode A_S: [A]\n  __Encoding\n    field<36, 12> S12 s == K1;\n",
+        )
+    });
+    let r = Report::new(&spec(with(16)), &new);
+    assert!(!r.breaks.is_empty());
+    assert!(
+        r.breaks.iter().all(|b| !b.why.contains("at most")),
+        "{:?}",
+        r.breaks
+    );
+    assert!(r
+        .breaks
+        .iter()
+        .any(|b| b.why == "no NEW opcode decodes some of its words"));
+}
