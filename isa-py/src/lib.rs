@@ -3,9 +3,9 @@
 //! generated codec for the bundled spec, the model for any other), so what Python
 //! sees is what `isa asm`, `isa disasm` and `isa run` print.
 //!
-//! - [`spec`]: `Spec` (bundled or loaded from files), `Instruction`, `Operand`,
+//! - `spec`: `Spec` (bundled or loaded from files), `Instruction`, `Operand`,
 //!   `Program`, and the module-level codec functions on the bundled spec.
-//! - [`sim`]: `Machine` (the simulator), `Step` (what an observer is told) and
+//! - `sim`: `Machine` (the simulator), `Step` (what an observer is told) and
 //!   `RunResult`.
 //!
 //! Errors are Python exceptions deriving from `gpuisa.IsaError` (a `ValueError`), with
