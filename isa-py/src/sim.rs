@@ -429,8 +429,10 @@ impl Machine {
 
     /// Runs until every valid lane has exited, a fault, or `max_steps` instructions in
     /// all, as `isa run` does (livelocks included). `observer`, when given, is called
-    /// with each `Step`; an exception it raises stops the run and is raised here.
-    /// Without an observer the GIL is released while it runs.
+    /// with each `Step`; an exception it raises stops the run and is raised here. The
+    /// machine is running meanwhile: its methods raise `RuntimeError` inside the
+    /// observer (what the step wrote is in `step.writes`; a `step()` loop reads any
+    /// state between steps). Without an observer the GIL is released while it runs.
     #[pyo3(signature = (max_steps = DEFAULT_MAX_STEPS, observer = None))]
     fn run(
         &mut self,

@@ -151,6 +151,10 @@ def test_an_exception_in_the_observer_stops_the_run_there():
     with pytest.raises(KeyError):
         m.run(observer=observer)
     assert calls == [1, 2, 3] and m.steps == 3 and not m.exited
+    # The machine is running inside its observer: reading it there is an error.
+    with pytest.raises(RuntimeError):
+        m.run(observer=lambda s: m.reg(1))
+    assert m.steps == 4
     # The machine goes on from where it stopped.
     assert m.run().exited
 
