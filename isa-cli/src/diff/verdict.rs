@@ -204,7 +204,8 @@ impl Cx<'_> {
                 .iter()
                 .enumerate()
                 .filter(|(k, _)| case >> k & 1 == 1)
-                .fold(0, |w, (_, &i)| w | 1 << i);
+                .map(|(_, &i)| 1u128 << i)
+                .sum(); // distinct bits: the sum is their union
             let narrowed: Vec<Dom> = op
                 .fields
                 .iter()
