@@ -137,6 +137,9 @@ fn words_split_between_new_opcodes_are_followed_to_each() {
     );
     // NEW's `A_R` fixes more than OLD's but still takes some of its words: no move.
     assert!(r.breaks.iter().all(|b| b.moved.is_none()));
+    // The words no NEW opcode takes are named by the field that tells them apart.
+    assert_eq!(r.breaks[1].fields, ["m"]);
+    assert_eq!(r.breaks[1].why, "no NEW opcode decodes some of its words");
 }
 
 /// Two modifiers that change places print differently only when both are off their
