@@ -634,3 +634,27 @@ fn words_split_by_the_most_bits_analysed_are_followed() {
         .iter()
         .any(|b| b.why == "no NEW opcode decodes some of its words"));
 }
+
+/// A bit NEW stops covering that none of OLD's codes set is no break, and the other
+/// changes to the opcode are still found (here: a changed default).
+#[test]
+fn an_uncovered_bit_no_code_sets_does_not_hide_other_breaks() {
+    let two = |s: String| s.replace("    X;\n    Y;\n    Z;", "    X;\n    Y;");
+    let old = spec(two);
+    let new = spec(|s| {
+        two(s)
+            .replace(
+                "__DefRegFile Reg<8>",
+                "__DefBitFieldType M1<1>\n    X;\n    Y;\n__DefRegFile Reg<8>",
+            )
+            .replace("field<8, 2> M m = X;", "field<8, 1> M1 m = Y;")
+    });
+    let r = Report::new(&old, &new);
+    assert!(!r.breaks.is_empty(), "{:?}", r.changes);
+    assert!(
+        r.breaks.iter().all(|b| !b.why.contains("reserved")),
+        "{:?}",
+        r.breaks
+    );
+    assert_eq!(r.breaks[0].fields, ["m"], "{:?}", r.breaks);
+}
