@@ -107,6 +107,16 @@ def main():
 
     if args.isa:
         with tempfile.TemporaryDirectory() as d:
+            raw = os.path.join(d, "words.bin")
+            with open(raw, "wb") as f:
+                f.write(data)
+            t, out = best(lambda: subprocess.run([args.isa, "disasm", raw], check=True,
+                                                 capture_output=True).stdout, repeat=1)
+            print(f"isa disasm (Rust, whole process) of the {n} records: "
+                  f"{n / t / 1e6:.2f} M instructions/s")
+            t, text = best(lambda: gpuisa.disassemble(data), repeat=1)
+            assert text.encode() == out
+            print(f"disassemble() of the same: {n / t / 1e6:.2f} M instructions/s")
             src = os.path.join(d, "loop.s")
             with open(src, "w") as f:
                 f.write(text)
