@@ -540,14 +540,29 @@ impl Machine {
         self.m.warp.yield_mask
     }
 
+    #[setter]
+    fn set_yield_mask(&mut self, v: u32) {
+        self.m.warp.yield_mask = v;
+    }
+
     #[getter]
     fn sleep_mask(&self) -> u32 {
         self.m.warp.sleep_mask
     }
 
+    #[setter]
+    fn set_sleep_mask(&mut self, v: u32) {
+        self.m.warp.sleep_mask = v;
+    }
+
     #[getter]
     fn switch_mask(&self) -> u32 {
         self.m.warp.switch_mask
+    }
+
+    #[setter]
+    fn set_switch_mask(&mut self, v: u32) {
+        self.m.warp.switch_mask = v;
     }
 
     /// R`n` of one lane, or of every lane (a list of 32) when `lane` is None.

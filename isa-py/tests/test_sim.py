@@ -106,6 +106,10 @@ def test_registers_predicates_and_masks_are_read_and_written_between_steps():
     assert m.pc == 0x10 and m.steps == 1 and m.cycles >= 1
     assert m.run().exited and m.valid_mask == 0 and m.exited
     assert (m.yield_mask, m.sleep_mask, m.switch_mask) == (0, 0, 0)
+    m.yield_mask, m.sleep_mask, m.switch_mask = 1, 2, 4
+    assert (m.yield_mask, m.sleep_mask, m.switch_mask) == (1, 2, 4)
+    st = m.state()
+    assert (st["yield_mask"], st["sleep_mask"], st["switch_mask"]) == ("0x00000001", "0x00000002", "0x00000004")
     assert "exited" in repr(m)
 
 
