@@ -26,10 +26,18 @@ fn json<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyModule>> {
 fn load_program(
     py: Python<'_>,
     program: &Bound<'_, PyAny>,
-    base: u64,
+    base: Option<u64>,
 ) -> PyResult<(Program, Vec<(u64, usize)>)> {
     let words: Vec<(u64, u128)>;
     let mut lines = Vec::new();
+    let placed =
+        program.is_instance_of::<PyString>() || program.cast::<crate::spec::Program>().is_ok();
+    if placed && base.is_some() {
+        return Err(IsaError::new_err(
+            "`base` lays out words or records; assembly text (and a Program) is placed by its own `/*addr*/` prefix",
+        ));
+    }
+    let base = crate::spec::aligned(base.unwrap_or(0))?;
     if let Ok(text) = program.cast::<PyString>() {
         let text: String = text.extract()?;
         let text = text.as_str();
@@ -113,6 +121,14 @@ fn load_state(py: Python<'_>, state: &Bound<'_, PyAny>, warp: &mut Warp) -> PyRe
             &[("path", path.into_pyobject(py).unwrap().into_any())],
         )
     })
+}
+
+/// A fault as `isa run` words it, without the file name: `line: runtime fault: …`.
+fn fault_text(f: &SimFault, lines: &[(u64, usize)]) -> String {
+    match lines.iter().find(|(a, _)| *a == f.pc) {
+        Some((_, l)) => format!("{l}: runtime fault: {f}"),
+        None => format!("runtime fault: {f}"),
+    }
 }
 
 /// A fault as the `Fault` exception: `kind` (`StepLimit`, `Livelock`, …), `pc`,
@@ -352,13 +368,25 @@ fn per_lane<T: Copy + for<'a, 'py> FromPyObject<'a, 'py>>(
     }
     let xs: Vec<T> = v
         .extract()
-        .map_err(|_| IsaError::new_err(format!("expected a value or a sequence of {LANES}")))?;
+        .map_err(|_| {
+            IsaError::new_err(format!(
+                "expected one value for every lane or a sequence of {LANES}, each a 32-bit unsigned integer (or a bool for a predicate)"
+            ))
+        })?;
     xs.try_into().map_err(|xs: Vec<T>| {
         IsaError::new_err(format!("{} values: one per lane is {LANES}", xs.len()))
     })
 }
 
-/// A warp running a program of the bundled spec on the simulator.
+/// A warp of 32 lanes running a program of the bundled spec on the simulator.
+///
+/// `Machine(program, state=None, *, base=None)`: `program` is assembly text (as
+/// `isa run` reads it, placed by its `/*addr*/` prefix or at 0), a `Program`, `bytes`
+/// of 16-byte little-endian records or a sequence of words (laid out from `base`, 0
+/// by default, 16-byte aligned). `state` is the initial state: a dict with the keys of
+/// an `isa run --state` file (`gpr`, `pred`, `ur`, `upred`, `breg`, `sreg`, `cmem`,
+/// `valid_mask`), or that JSON text. Then `step()`, `run()`, `state()` and the
+/// register accessors.
 #[pyclass(name = "Machine", module = "gpuisa")]
 pub struct Machine {
     m: isa_runtime::Machine,
@@ -370,6 +398,9 @@ pub struct Machine {
     changes: Option<Changes>,
     /// The disassembly of each slot of the program, for the steps' records.
     texts: Vec<String>,
+    /// The fault the last run or step stopped with, as `isa run` words it (without
+    /// the file name): `state()` reports it.
+    fault: Option<String>,
 }
 
 #[pymethods]
@@ -379,12 +410,12 @@ impl Machine {
     /// sequence of words (laid out from `base`). `state` is the initial state: a dict
     /// with the keys of `isa run --state` files, or that JSON text.
     #[new]
-    #[pyo3(signature = (program, state = None, *, base = 0))]
+    #[pyo3(signature = (program, state = None, *, base = None))]
     fn new(
         py: Python<'_>,
         program: &Bound<'_, PyAny>,
         state: Option<&Bound<'_, PyAny>>,
-        base: u64,
+        base: Option<u64>,
     ) -> PyResult<Machine> {
         let (prog, lines) = load_program(py, program, base)?;
         let mut warp = Warp::new(u32::MAX);
@@ -402,6 +433,7 @@ impl Machine {
             lines,
             changes: None,
             texts,
+            fault: None,
         })
     }
 
@@ -422,8 +454,14 @@ impl Machine {
         let res = self.m.step_observed(&mut rec);
         self.changes = Some(rec.changes);
         match res {
-            Ok(_) => Ok(rec.steps.pop()),
-            Err(f) => Err(fault_error(py, &f, &self.lines)),
+            Ok(_) => {
+                self.fault = None;
+                Ok(rec.steps.pop())
+            }
+            Err(f) => {
+                self.fault = Some(fault_text(&f, &self.lines));
+                Err(fault_error(py, &f, &self.lines))
+            }
         }
     }
 
@@ -473,6 +511,10 @@ impl Machine {
         if self.changes.is_some() {
             self.changes = Some(Changes::new(&self.m.warp));
         }
+        self.fault = match &stop {
+            Stop::Exited => None,
+            Stop::Fault(f) => Some(fault_text(f, &self.lines)),
+        };
         let fault = match &stop {
             Stop::Exited => None,
             Stop::Fault(f) => Some(fault_error(py, f, &self.lines).into_value(py).into_any()),
@@ -485,9 +527,11 @@ impl Machine {
     }
 
     /// The state, as `isa run` prints it (the state file's keys plus `exited`,
-    /// `steps`, `cycles`, `pc`, the masks and `events`), as a dict.
+    /// `steps`, `cycles`, `pc`, the masks and `events`, and `fault` after a run or step
+    /// that faulted: `LINE: runtime fault: …`, `isa run`'s text without the file name),
+    /// as a dict.
     fn state<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let text = isa_cli::run::render(&self.m, self.given_breg, None);
+        let text = isa_cli::run::render(&self.m, self.given_breg, self.fault.as_deref());
         json(py)?.call_method1("loads", (text,))
     }
 
@@ -515,6 +559,7 @@ impl Machine {
         self.m.warp.cycle
     }
 
+    /// `ValidMask`: the lanes alive (not exited).
     #[getter]
     fn valid_mask(&self) -> u32 {
         self.m.warp.valid_mask
@@ -525,6 +570,7 @@ impl Machine {
         self.m.warp.valid_mask = v;
     }
 
+    /// `ActiveMask`: the lanes that run the next instruction.
     #[getter]
     fn active_mask(&self) -> u32 {
         self.m.warp.active_mask
@@ -535,6 +581,7 @@ impl Machine {
         self.m.warp.active_mask = v;
     }
 
+    /// `YieldMask`: the lanes that yielded.
     #[getter]
     fn yield_mask(&self) -> u32 {
         self.m.warp.yield_mask
@@ -545,6 +592,7 @@ impl Machine {
         self.m.warp.yield_mask = v;
     }
 
+    /// `SleepMask`: the lanes asleep (NANOSLEEP).
     #[getter]
     fn sleep_mask(&self) -> u32 {
         self.m.warp.sleep_mask
@@ -555,6 +603,7 @@ impl Machine {
         self.m.warp.sleep_mask = v;
     }
 
+    /// `SwitchMask`.
     #[getter]
     fn switch_mask(&self) -> u32 {
         self.m.warp.switch_mask
@@ -652,6 +701,7 @@ impl Machine {
         Ok(self.m.warp.ureg(ureg(n)?))
     }
 
+    /// Sets uniform register UR`n`.
     fn set_ureg(&mut self, n: u32, value: u32) -> PyResult<()> {
         self.m.warp.set_ureg(ureg(n)?, value);
         Ok(())
@@ -662,6 +712,7 @@ impl Machine {
         Ok(self.m.warp.upred(upred(n)?))
     }
 
+    /// Sets uniform predicate UP`n`.
     fn set_upred(&mut self, n: u32, value: bool) -> PyResult<()> {
         self.m.warp.set_upred(upred(n)?, value);
         Ok(())
@@ -675,6 +726,7 @@ impl Machine {
             .ok_or_else(|| IsaError::new_err(format!("B{n}: no such register (B0..B15)")))
     }
 
+    /// Sets convergence barrier register B`n` (the final state then lists it).
     fn set_breg(&mut self, n: usize, value: u32) -> PyResult<()> {
         let b = *BReg::ALL
             .get(n)
@@ -697,6 +749,7 @@ impl Machine {
             .ok_or_else(|| IsaError::new_err(format!("c[{bank:#x}][{addr:#x}]: outside the bank")))
     }
 
+    /// Sets the 32-bit word of constant bank `bank` at byte address `addr` (4-aligned).
     fn set_cmem(&mut self, bank: u8, addr: u32, value: u32) -> PyResult<()> {
         if !addr.is_multiple_of(4) {
             return Err(IsaError::new_err(format!("{addr:#x}: not 4-byte aligned")));

@@ -85,15 +85,28 @@ fn decode_error(
     )
 }
 
+/// `address`, when it is where an instruction can be: 16-byte aligned.
+pub(crate) fn aligned(address: u64) -> PyResult<u64> {
+    if address.is_multiple_of(16) {
+        Ok(address)
+    } else {
+        Err(IsaError::new_err(format!(
+            "{address:#x}: instructions are 16-byte aligned"
+        )))
+    }
+}
+
 /// The records of `data`: 16-byte little-endian words, or a sequence of ints.
 fn records(data: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
     if let Ok(b) = data.cast::<PyBytes>() {
         return Ok(b.as_bytes().to_vec());
     }
-    if let Ok(b) = data.extract::<Vec<u8>>() {
-        if data.is_instance_of::<pyo3::types::PyByteArray>() {
-            return Ok(b);
-        }
+    if let Ok(b) = data.cast::<pyo3::types::PyByteArray>() {
+        return Ok(b.to_vec());
+    }
+    if data.is_instance_of::<pyo3::types::PyMemoryView>() {
+        let b = data.py().get_type::<PyBytes>().call1((data,))?;
+        return Ok(b.cast::<PyBytes>()?.as_bytes().to_vec());
     }
     let words: Vec<u128> = data.extract().map_err(|_| {
         IsaError::new_err("expected bytes (16-byte little-endian records) or a sequence of ints")
@@ -135,9 +148,15 @@ impl Spec {
             .map(|p| p.display().to_string())
             .collect::<Vec<_>>()
             .join(", ");
-        let codec = py
-            .detach(|| Codec::load(&paths))
-            .map_err(|e| error::<SpecError>(py, format!("{origin}: {e}"), &[]))?;
+        let codec = py.detach(|| Codec::load(&paths)).map_err(|e| {
+            // An I/O error names its path already; the spec's errors name their files.
+            let msg = if e.starts_with(&origin) {
+                e
+            } else {
+                format!("{origin}: {e}")
+            };
+            error::<SpecError>(py, msg, &[])
+        })?;
         let Codec::Spec(a) = &codec else {
             return Err(SpecError::new_err("no spec path given"));
         };
@@ -172,10 +191,11 @@ impl Spec {
     /// to). Raises `DecodeError` with the reason when it does not decode.
     #[pyo3(signature = (word, address = 0))]
     fn decode(&self, py: Python<'_>, word: u128, address: u64) -> PyResult<Instruction> {
-        Instruction::new(py, &self.data, word, address)
+        Instruction::new(py, &self.data, word, aligned(address)?)
     }
 
-    /// Every 16-byte little-endian record of `data`, the first at `address`, as a
+    /// Every 16-byte little-endian record of `data` (`bytes`, `bytearray` or
+    /// `memoryview`), the first at `address`, as a
     /// sequence of `Instruction`s (made as they are read). A record that does not
     /// decode raises `DecodeError` (with its `offset`), or is `None` when `strict` is
     /// false. The records are checked without the GIL.
@@ -183,11 +203,27 @@ impl Spec {
     fn decode_bytes(
         &self,
         py: Python<'_>,
-        data: &Bound<'_, PyBytes>,
+        data: &Bound<'_, PyAny>,
         address: u64,
         strict: bool,
     ) -> PyResult<Instructions> {
-        let bytes = data.as_bytes();
+        let address = aligned(address)?;
+        let owned;
+        let bytes: &[u8] = match data.cast::<PyBytes>() {
+            Ok(b) => b.as_bytes(),
+            Err(_)
+                if data.is_instance_of::<pyo3::types::PyByteArray>()
+                    || data.is_instance_of::<pyo3::types::PyMemoryView>() =>
+            {
+                owned = records(data)?;
+                &owned
+            }
+            Err(_) => {
+                return Err(pyo3::exceptions::PyTypeError::new_err(
+                    "expected bytes, bytearray or memoryview of 16-byte records",
+                ))
+            }
+        };
         if !bytes.len().is_multiple_of(16) {
             return Err(decode_error(
                 py,
@@ -282,6 +318,7 @@ impl Spec {
         strict: bool,
     ) -> PyResult<String> {
         let bytes = records(data)?;
+        let address = aligned(address)?;
         let (listing, _) = isa_cli::asm::listing(&bytes, address).map_err(|e| {
             decode_error(
                 py,
@@ -317,6 +354,18 @@ pub struct Instructions {
 }
 
 impl Instructions {
+    /// Item `k` (negative counts from the end).
+    fn index(&self, k: isize) -> PyResult<Option<Instruction>> {
+        let n = self.words.len() as isize;
+        let at = if k < 0 { k + n } else { k };
+        if !(0..n).contains(&at) {
+            return Err(pyo3::exceptions::PyIndexError::new_err(format!(
+                "index {k} out of range for {n} records"
+            )));
+        }
+        Ok(self.item(at as usize))
+    }
+
     fn item(&self, k: usize) -> Option<Instruction> {
         self.valid[k].then(|| Instruction {
             spec: self.spec.clone(),
@@ -332,15 +381,24 @@ impl Instructions {
         self.words.len()
     }
 
-    fn __getitem__(&self, k: isize) -> PyResult<Option<Instruction>> {
-        let n = self.words.len() as isize;
-        let at = if k < 0 { k + n } else { k };
-        if !(0..n).contains(&at) {
-            return Err(pyo3::exceptions::PyIndexError::new_err(format!(
-                "index {k} out of range for {n} records"
-            )));
+    /// An item, or a list of them for a slice.
+    fn __getitem__<'py>(
+        &self,
+        py: Python<'py>,
+        k: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        if let Ok(slice) = k.cast::<pyo3::types::PySlice>() {
+            let ix = slice.indices(self.words.len() as isize)?;
+            let mut items = Vec::with_capacity(ix.slicelength);
+            let mut at = ix.start;
+            for _ in 0..ix.slicelength {
+                items.push(self.item(at as usize));
+                at += ix.step;
+            }
+            return Ok(PyList::new(py, items)?.into_any());
         }
-        Ok(self.item(at as usize))
+        let k: isize = k.extract()?;
+        Ok(self.index(k)?.into_pyobject(py)?.into_any())
     }
 
     fn __iter__(slf: Bound<'_, Self>) -> InstructionIter {
@@ -739,7 +797,7 @@ impl Program {
 #[pyfunction]
 #[pyo3(signature = (word, address = 0))]
 fn decode(py: Python<'_>, word: u128, address: u64) -> PyResult<Instruction> {
-    Instruction::new(py, &bundled(), word, address)
+    Spec::bundled().decode(py, word, address)
 }
 
 /// `Spec.bundled().decode_bytes(data, address, strict)`.
@@ -747,7 +805,7 @@ fn decode(py: Python<'_>, word: u128, address: u64) -> PyResult<Instruction> {
 #[pyo3(signature = (data, address = 0, strict = true))]
 fn decode_bytes(
     py: Python<'_>,
-    data: &Bound<'_, PyBytes>,
+    data: &Bound<'_, PyAny>,
     address: u64,
     strict: bool,
 ) -> PyResult<Instructions> {

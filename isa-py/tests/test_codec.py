@@ -80,6 +80,23 @@ def test_decoded_records_are_a_sequence():
         with pytest.raises(IndexError):
             seq[k]
     assert repr(seq) == "<gpuisa.Instructions 3 records at 0x40, 1 undecodable>"
+    assert [str(i) for i in seq[0:3:2]] == ["NOP", "EXIT"] and seq[1:2] == [None]
+    assert seq[::-1][0] == seq[2] and seq[5:] == []
+    # bytearray and memoryview hold records too.
+    assert len(gpuisa.decode_bytes(bytearray(data), strict=False)) == 3
+    assert str(gpuisa.decode_bytes(memoryview(data), strict=False)[2]) == "EXIT"
+    with pytest.raises(TypeError):
+        gpuisa.decode_bytes("NOP")
+
+
+def test_addresses_are_16_byte_aligned():
+    word = gpuisa.encode("NOP")
+    for bad in [lambda: gpuisa.decode(word, 3), lambda: gpuisa.decode_bytes(b"", 8),
+                lambda: gpuisa.disassemble([word], 0x41),
+                lambda: gpuisa.Machine([word], base=4)]:
+        with pytest.raises(gpuisa.IsaError) as e:
+            bad()
+        assert "16-byte aligned" in str(e.value)
 
 
 def test_encode_errors_carry_line_column_and_message():
@@ -138,7 +155,7 @@ def test_the_bundled_spec_agrees_with_the_isa_command(isa_bin, tmp_path):
 def test_spec_load_errors(tmp_path):
     with pytest.raises(gpuisa.SpecError) as e:
         gpuisa.Spec.load(tmp_path / "missing")
-    assert "missing" in str(e.value)
+    assert str(e.value).count("missing") == 1, str(e.value)
     bad = tmp_path / "bad.isa"
     bad.write_text("__DefOpcode X: [NOPE]\n")
     with pytest.raises(gpuisa.SpecError) as e:

@@ -122,7 +122,12 @@ def test_machines_take_programs_words_and_records():
         assert m.run().exited
     assert by_text.state() == by_prog.state() == by_words.state() == by_bytes.state()
     at = gpuisa.Machine([gpuisa.encode("EXIT")], base=0x100)
-    assert at.pc == 0x100 and at.run().exited
+    assert at.pc == 0x100 and at.run().exited and "fault" not in at.state()
+    # Text and Programs place themselves: a base for them is an error, not ignored.
+    for placed in (SUM, prog):
+        with pytest.raises(gpuisa.IsaError) as e:
+            gpuisa.Machine(placed, base=0x100)
+        assert "/*addr*/" in str(e.value)
 
 
 def test_a_fault_is_a_result_of_run_and_an_exception_of_step(isa_bin, tmp_path):
@@ -134,6 +139,12 @@ def test_a_fault_is_a_result_of_run_and_an_exception_of_step(isa_bin, tmp_path):
     assert "livelock" in r.fault.message
     code, final, _ = run_isa(isa_bin, tmp_path, loop)
     assert code == 2 and final["fault"].endswith(r.fault.message)
+    # The state after the fault is the one `isa run` prints, its fault without the path.
+    st = m.state()
+    assert st["fault"] == "2: runtime fault: " + r.fault.message
+    assert final["fault"] == str(tmp_path / "p.s") + ":" + st["fault"]
+    del st["fault"], final["fault"]
+    assert st == final
     limited = gpuisa.Machine(loop).run(max_steps=5)
     assert limited.fault.kind == "StepLimit" and limited.steps == 5
     out = gpuisa.Machine("BRA 0x100\n")
@@ -192,6 +203,9 @@ def test_bad_programs_and_register_numbers_are_errors():
     with pytest.raises(gpuisa.IsaError):
         gpuisa.Machine(3.5)
     vec_like = gpuisa.Machine("EXIT")
+    with pytest.raises(gpuisa.IsaError) as e:
+        vec_like.set_reg(1, -1)
+    assert "32-bit unsigned" in str(e.value)
     for bad in [lambda: vec_like.reg(255), lambda: vec_like.reg(0, 32),
                 lambda: vec_like.pred(7), lambda: vec_like.ureg(63),
                 lambda: vec_like.upred(7), lambda: vec_like.breg(16),
