@@ -114,8 +114,8 @@ def main():
                                                  capture_output=True).stdout, repeat=1)
             print(f"isa disasm (Rust, whole process) of the {n} records: "
                   f"{n / t / 1e6:.2f} M instructions/s")
-            t, text = best(lambda: gpuisa.disassemble(data), repeat=1)
-            assert text.encode() == out
+            t, listing = best(lambda: gpuisa.disassemble(data), repeat=1)
+            assert listing.encode() == out
             print(f"disassemble() of the same: {n / t / 1e6:.2f} M instructions/s")
             src = os.path.join(d, "loop.s")
             with open(src, "w") as f:
