@@ -29,25 +29,12 @@ LOOP = """\
 """
 
 
-# The loop of isa-runtime's criterion bench `sim/uniform` (isa-runtime/benches/sim.rs).
-UNIFORM = """\
-    UIADD UR1, UR1, 0x1
-    UIADD.X UR2, UP0, UR2, UR1
-    UIMAD UR3, UR1, UR2, UR3
-    UIMAD.WIDE.U32 UR[4:5], UR1, 0x3, UR[4:5]
-    ULOP3.POR UR6, UR1, UR2, UR3, 0x96, !UPT
-    USHF.L.U32 UR7, UR1, 0x3, URZ
-    UISETP.LT.U32.AND UP1, UPT, UR1, UR2, UPT
-    USEL UR8, UR1, UR2, UP1
-    UPRMT UR9, UR1, UR2, 0x5410
-    UFLO.U32 UR10, UR3
-    ULEA UR11, UR1, UR2, URZ, 0x2
-    UPOPC UR12, UR6
-    UMOV UR13, 0x114514
-    UIMNMX UR14, UR1, UR2, UP1
-    UBMSK UR15, UR1, 0x4
-    BRA 0x0
-"""
+def uniform_loop():
+    """The loop of isa-runtime's criterion bench `sim/uniform`, read from its source
+    (isa-runtime/benches/sim.rs), so that both measure the same program."""
+    src = open(os.path.join(os.path.dirname(__file__), "..", "..", "isa-runtime",
+                            "benches", "sim.rs")).read()
+    return src.split('const UNIFORM: &str = "', 1)[1].split('";', 1)[0]
 
 
 def best(f, repeat=3):
@@ -97,7 +84,7 @@ def main():
     print(f"step() loop: {k} steps in {t * 1e3:.0f} ms = {k / t / 1e3:.0f} k steps/s")
 
     def uniform():
-        m = gpuisa.Machine(UNIFORM)
+        m = gpuisa.Machine(uniform_loop())
         r = m.run(max_steps=1_000_000)
         assert r.fault.kind == "StepLimit", r
         return m.steps
