@@ -206,6 +206,21 @@ pub struct Diagnostic {
     /// Further locations that explain the message (e.g. the other definition).
     pub secondary: Vec<(Span, String)>,
     pub notes: Vec<String>,
+    /// For an undefined name: its other uses, each as wrong as the first (one error
+    /// for one missing definition; every use is shown, and an editor marks each).
+    pub other_uses: Vec<Span>,
+    /// Edits that would fix the problem, as the checker knows them (an editor's
+    /// quick fixes).
+    pub fixes: Vec<Fix>,
+}
+
+/// A fix the checker suggests: edits of the spec's text, applied together.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fix {
+    /// What the fix does, as a command: "replace `Regx` with `Reg`".
+    pub title: String,
+    /// Non-overlapping replacements (an empty span inserts).
+    pub edits: Vec<(Span, String)>,
 }
 
 impl Diagnostic {
@@ -218,6 +233,8 @@ impl Diagnostic {
             label: String::new(),
             secondary: Vec::new(),
             notes: Vec::new(),
+            other_uses: Vec::new(),
+            fixes: Vec::new(),
         }
     }
 
@@ -241,6 +258,20 @@ impl Diagnostic {
 
     pub fn with_note(mut self, note: impl Into<String>) -> Diagnostic {
         self.notes.push(note.into());
+        self
+    }
+
+    /// "did you mean `s`?", with the fix that writes `s` at `span`.
+    pub fn did_you_mean(mut self, span: Span, s: &str) -> Diagnostic {
+        self.notes.push(format!("did you mean `{s}`?"));
+        self.with_fix(format!("replace with `{s}`"), vec![(span, s.to_string())])
+    }
+
+    pub fn with_fix(mut self, title: impl Into<String>, edits: Vec<(Span, String)>) -> Diagnostic {
+        self.fixes.push(Fix {
+            title: title.into(),
+            edits,
+        });
         self
     }
 
@@ -345,6 +376,13 @@ impl Diagnostics {
         for d in &self.items {
             s.push_str(&short(d, sources));
             s.push('\n');
+            for &u in &d.other_uses {
+                s.push_str(&format!(
+                    "{}: note: {} (also used here)\n",
+                    sources.location(u),
+                    d.message
+                ));
+            }
         }
         s
     }
@@ -385,6 +423,9 @@ fn to_codespan(d: &Diagnostic) -> CsDiagnostic<FileId> {
     let mut labels = vec![Label::primary(d.span.file, d.span.range()).with_message(&d.label)];
     for (span, text) in &d.secondary {
         labels.push(Label::secondary(span.file, span.range()).with_message(text));
+    }
+    for span in &d.other_uses {
+        labels.push(Label::secondary(span.file, span.range()).with_message("also used here"));
     }
     let mut cs = CsDiagnostic::new(severity);
     if let Some(lint) = d.lint {

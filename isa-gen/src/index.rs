@@ -46,6 +46,9 @@ pub struct Symbol {
     pub container: Option<SymbolId>,
     /// For a field: the type named in its declaration (when that type exists).
     pub ty: Option<SymbolId>,
+    /// For a sub-field (`ura.neg`): the field its name starts with (`ura`), as the
+    /// definition declaring the sub-field sees it.
+    pub parent: Option<SymbolId>,
 }
 
 /// One place a symbol's name is written.
@@ -106,6 +109,12 @@ impl Index {
             .into_iter()
             .flatten()
             .map(|&i| &self.occurrences[i])
+    }
+
+    /// The sub-fields (`ura.neg`) whose name starts with field `field`.
+    pub fn sub_fields_of(&self, field: SymbolId) -> impl Iterator<Item = SymbolId> + '_ {
+        self.of_kind(|k| k == SymbolKind::Field)
+            .filter(move |s| self.symbols[s.0].parent == Some(field))
     }
 
     pub fn type_named(&self, name: &str) -> Option<SymbolId> {
@@ -311,6 +320,7 @@ impl Builder {
             decl,
             container: None,
             ty: None,
+            parent: None,
         });
         self.occ.push(Occurrence {
             span: decl,
@@ -604,6 +614,10 @@ impl Builder {
         self.index.symbols[id.0].container = Some(self.def_syms[owner]);
         self.index.symbols[id.0].ty = self.index.types.get(&decl.ty.name).copied();
         self.fields.insert(key, id);
+        if let Some((field, _)) = name.split_once('.') {
+            let parent = self.field_symbol(defs, &Scope::new(defs, owner), field);
+            self.index.symbols[id.0].parent = parent;
+        }
         Some(id)
     }
 

@@ -1,17 +1,25 @@
 //! "Did you mean …?" suggestions by edit distance.
 
-/// Levenshtein distance over characters, case-insensitive.
+/// Edit distance over characters, case-insensitive: insertions, deletions,
+/// substitutions and swaps of two neighbours (`Flase` is one edit from `False`), each
+/// counting one (the optimal string alignment distance).
 pub fn distance(a: &str, b: &str) -> usize {
     let a: Vec<char> = a.chars().flat_map(char::to_lowercase).collect();
     let b: Vec<char> = b.chars().flat_map(char::to_lowercase).collect();
+    let mut before: Vec<usize> = vec![0; b.len() + 1];
     let mut prev: Vec<usize> = (0..=b.len()).collect();
     let mut cur = vec![0; b.len() + 1];
     for (i, ca) in a.iter().enumerate() {
         cur[0] = i + 1;
         for (j, cb) in b.iter().enumerate() {
             let sub = prev[j] + usize::from(ca != cb);
-            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
+            let mut d = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
+            if i > 0 && j > 0 && *ca == b[j - 1] && a[i - 1] == *cb {
+                d = d.min(before[j - 1] + 1);
+            }
+            cur[j + 1] = d;
         }
+        std::mem::swap(&mut before, &mut prev);
         std::mem::swap(&mut prev, &mut cur);
     }
     prev[b.len()]
@@ -48,6 +56,11 @@ mod tests {
         assert_eq!(distance("kitten", "sitting"), 3);
         assert_eq!(distance("Pred", "pred"), 0);
         assert_eq!(distance("", "abc"), 3);
+        // A swap of neighbours is one edit; of letters apart, two.
+        assert_eq!(distance("Flase", "False"), 1);
+        assert_eq!(distance("ab", "ba"), 1);
+        assert_eq!(distance("abc", "cba"), 2);
+        assert_eq!(distance("abcd", "acbd"), 1);
     }
 
     #[test]

@@ -64,6 +64,7 @@ const CASES: &[(&str, usize, usize, &str)] = &[
     ("44-field-outside-section.isa", 37, 5, "expected a section keyword, found `field`"),
     ("45-bad-register-file.isa", 18, 10, "code 0x100 of `RZ` does not fit in the 8 bits of `Reg`"),
     ("46-optype-exception-unknown-field.isa", 38, 60, "`dtpe` is not a field of this optype"),
+    ("47-optype-bitwidth-unknown-field.isa", 38, 26, "`dtpe` is not a field of this optype"),
 ];
 
 /// Cases whose one fault is reported as more than one error (each of its lines is
@@ -200,7 +201,7 @@ fn bad_specs_report_located_errors() {
 }
 
 /// `udp.isa` checked without `base.isa`: every type it uses is unknown. One error per
-/// name (with a few of the other uses), not one per use.
+/// name, not one per use, and that error shows every use.
 #[test]
 fn an_unknown_type_is_one_error_however_often_it_is_used() {
     let udp = Path::new(env!("CARGO_MANIFEST_DIR")).join("../isa-spec/udp.isa");
@@ -217,7 +218,15 @@ fn an_unknown_type_is_one_error_however_often_it_is_used() {
         .matches("> UReg ")
         .count();
     assert!(uses > 50, "{uses}");
-    assert_eq!(ureg[0].secondary.len(), 3);
+    assert_eq!(ureg[0].other_uses.len(), uses - 1);
+    for u in &ureg[0].other_uses {
+        assert_eq!(checked.sources.text(*u), "UReg");
+    }
+    let one = isa_gen::diag::Diagnostics {
+        items: vec![ureg[0].clone()],
+    }
+    .render(&checked.sources);
+    assert_eq!(one.matches("also used here").count(), uses - 1, "{one}");
     assert!(
         ureg[0].notes.contains(&format!(
             "used {} more times (one error for all of them)",

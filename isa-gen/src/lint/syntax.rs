@@ -351,7 +351,11 @@ impl Cx<'_> {
             )
             .with_label(format!("write `{{.{}}}` if it may be left out", c.text))
             .with_secondary(f.span, "default declared here")
-            .with_note("a modifier equal to its default is not printed, so the assembler must accept it left out"),
+            .with_note("a modifier equal to its default is not printed, so the assembler must accept it left out")
+            .with_fix(
+                format!("write `{{.{}}}`", c.text),
+                vec![(sub_span(line, c.start - 1, c.end), format!("{{.{}}}", c.text))],
+            ),
         );
     }
 
@@ -583,7 +587,12 @@ impl Cx<'_> {
                     if let Some(s) =
                         crate::suggest::nearest(it.0, values.iter().map(|v| v.name.as_str()))
                     {
-                        d = d.with_note(format!("for `.{}`, did you mean `.{s}`?", it.0));
+                        d = d
+                            .with_note(format!("for `.{}`, did you mean `.{s}`?", it.0))
+                            .with_fix(
+                                format!("replace `.{}` with `.{s}`", it.0),
+                                vec![(sub_span(line, it.1, it.2), s.to_string())],
+                            );
                     }
                 }
             }
@@ -607,7 +616,17 @@ impl Cx<'_> {
                             if missing.len() == 1 { "is" } else { "are" }
                         ),
                     )
-                    .with_secondary(op.fields[fi].span, format!("`{name}` declared here")),
+                    .with_secondary(op.fields[fi].span, format!("`{name}` declared here"))
+                    .with_fix(
+                        format!("list {}", missing.join(", ")),
+                        vec![(
+                            sub_span(line, close, close),
+                            missing
+                                .iter()
+                                .map(|m| format!(", {}", m.trim_matches('`')))
+                                .collect(),
+                        )],
+                    ),
                 );
             }
         }

@@ -37,7 +37,7 @@ fn registers(
             if let Some(s) =
                 crate::suggest::nearest(&r.ty.name, model.types.iter().map(|t| t.name.as_str()))
             {
-                d = d.with_note(format!("did you mean `{s}`?"));
+                d = d.did_you_mean(r.ty.span, s);
             }
             diags.push(d);
             continue;
@@ -130,7 +130,7 @@ fn flows(
             if let Some(s) =
                 crate::suggest::nearest(&fd.def.name, model.defs.iter().map(|d| d.name.as_str()))
             {
-                d = d.with_note(format!("did you mean `{s}`?"));
+                d = d.did_you_mean(fd.def.span, s);
             }
             diags.push(d);
             continue;
@@ -143,7 +143,7 @@ fn flows(
             )
             .with_note(format!("the kinds are {}", names.join(", ")));
             if let Some(s) = crate::suggest::nearest(&fd.kind.name, names) {
-                d = d.with_note(format!("did you mean `{s}`?"));
+                d = d.did_you_mean(fd.kind.span, s);
             }
             diags.push(d);
             continue;

@@ -75,7 +75,7 @@ pub(crate) fn apply<'a>(files: &'a [SpecFile], diags: &mut Diagnostics) -> Cow<'
                 format!("unknown group, optype or opcode `{}`", c.def.name),
             );
             if let Some(s) = crate::suggest::nearest(&c.def.name, defs.keys().copied()) {
-                d = d.with_note(format!("did you mean `{s}`?"));
+                d = d.did_you_mean(c.def.span, s);
             }
             diags.push(d);
             continue;

@@ -6,6 +6,10 @@
 //! field's type, and checks types: comparisons give booleans, booleans count as 0/1
 //! in arithmetic, `and`/`or`/`not` take booleans.
 
+// A `Diagnostic` is large (its fixes and labels); these results are `Err` once per
+// mistake in a spec, a cold path, where boxing would only add noise.
+#![allow(clippy::result_large_err)]
+
 use super::{Field, Model, TypeId, TypeKind};
 use crate::diag::Diagnostic;
 use crate::syntax::ast::{BinOp, DefKind, Expr, UnOp};
@@ -99,7 +103,7 @@ pub fn resolve(sc: &Scope, e: &Expr) -> Result<(CExpr, ExprType), Diagnostic> {
             if let Some(s) =
                 crate::suggest::nearest(&name, sc.fields.iter().map(|f| f.name.as_str()))
             {
-                d = d.with_note(format!("did you mean `{s}`?"));
+                d = d.did_you_mean(span, s);
             }
             Err(d)
         }

@@ -229,6 +229,33 @@ impl<'a> Parser<'a, '_> {
         self.diags.push(d);
     }
 
+    /// A fence opened at `open` and never closed; `code` is what followed it. The fix:
+    /// a closing line written with too few backticks gets them; else a closing line
+    /// goes after the last line of code.
+    fn unterminated_fence(&mut self, open: &str, code: &[CodeLine]) {
+        let short = code.iter().find(|l| {
+            let t = l.text.trim();
+            !t.is_empty() && t.len() < 3 && t.bytes().all(|b| b == b'`')
+        });
+        let fix = match short {
+            Some(l) => {
+                let lead = l.span.start as usize + l.text.len() - l.text.trim_start().len();
+                let at = Span::new(l.span.file, lead, lead + l.text.trim().len());
+                ("write the closing fence with three backticks", at, "```")
+            }
+            None => {
+                let last = code.iter().rev().find(|l| !l.text.trim().is_empty());
+                let end = last.map_or(self.c.span(open).end, |l| l.span.end) as usize;
+                let at = Span::new(self.c.file, end, end);
+                ("close the fence after the code", at, "\n```")
+            }
+        };
+        let d = Diagnostic::error(self.c.span(open.trim()), "unterminated code fence")
+            .with_note("close it with a line holding only ```")
+            .with_fix(fix.0, vec![(fix.1, fix.2.to_string())]);
+        self.diags.push(d);
+    }
+
     /// Reports a nom error as "expected X, found Y" at its exact position.
     fn report(&mut self, e: PErr<'a>, what: &str) {
         let (skip, len) = found_len(e.at);
@@ -632,12 +659,8 @@ impl<'a> Parser<'a, '_> {
                 prose.push(line);
             }
         }
-        if let Some((_, _, open)) = in_fence {
-            self.error_at(
-                open.trim(),
-                "unterminated code fence".into(),
-                "close it with a line holding only ```",
-            );
+        if let Some((_, lines, open)) = in_fence {
+            self.unterminated_fence(open, &lines);
         }
         let text = join_text(&prose);
         if !text.trim().is_empty() {
@@ -682,12 +705,8 @@ impl<'a> Parser<'a, '_> {
                 });
             }
         }
-        if let Some((_, _, open)) = fence {
-            self.error_at(
-                open.trim(),
-                "unterminated code fence".into(),
-                "close it with a line holding only ```",
-            );
+        if let Some((_, code, open)) = fence {
+            self.unterminated_fence(open, &code);
         }
         DocSection {
             kind,

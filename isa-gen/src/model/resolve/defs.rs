@@ -57,8 +57,12 @@ impl<'a> Resolver<'a> {
                     }
                     None => {
                         self.incomplete[i] = true;
+                        if self.also_used(UnknownKind::Parent, p) {
+                            continue;
+                        }
                         let mut diag =
-                            Diagnostic::error(p.span, format!("unknown parent `{}`", p.name));
+                            Diagnostic::error(p.span, format!("unknown parent `{}`", p.name))
+                                .with_label("no group or optype of this name");
                         let names = self
                             .model
                             .defs
@@ -66,9 +70,9 @@ impl<'a> Resolver<'a> {
                             .filter(|d| d.kind != DefKind::Opcode)
                             .map(|d| d.name.as_str());
                         if let Some(s) = crate::suggest::nearest(&p.name, names) {
-                            diag = diag.with_note(format!("did you mean `{s}`?"));
+                            diag = diag.did_you_mean(p.span, s);
                         }
-                        self.diags.push(diag);
+                        self.first_use(UnknownKind::Parent, p, diag);
                     }
                 }
             }
@@ -266,6 +270,7 @@ impl<'a> Resolver<'a> {
     fn value_code(&mut self, ty: TypeId, v: &ast::ValueRef) -> Option<u128> {
         let t = &self.model.types[ty.0];
         let text = v.text.as_str();
+        let mut suggestion = None;
         let res: Result<u128, String> = match &t.kind {
             TypeKind::Enum(values) => match t.enum_code(text) {
                 Some(c) => Ok(c),
@@ -275,6 +280,7 @@ impl<'a> Resolver<'a> {
                         crate::suggest::nearest(text, values.iter().map(|v| v.name.as_str()))
                     {
                         msg.push_str(&format!(" (did you mean `{s}`?)"));
+                        suggestion = Some(s.to_string());
                     }
                     Err(msg)
                 }
@@ -323,8 +329,18 @@ impl<'a> Resolver<'a> {
             Ok(c) => Some(c),
             Err(msg) => {
                 let ts = t.span;
-                self.diags
-                    .push(Diagnostic::error(v.span, msg).with_secondary(ts, "type defined here"));
+                let mut d = Diagnostic::error(v.span, msg).with_secondary(ts, "type defined here");
+                if let Some(s) = suggestion {
+                    // The span of a quoted value holds its quotes: keep them.
+                    let quoted = v.span.end - v.span.start != text.len() as u32;
+                    let fix = if quoted {
+                        format!("\"{s}\"")
+                    } else {
+                        s.clone()
+                    };
+                    d = d.with_fix(format!("replace with `{s}`"), vec![(v.span, fix)]);
+                }
+                self.diags.push(d);
                 None
             }
         }

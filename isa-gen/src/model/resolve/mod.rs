@@ -54,7 +54,7 @@ pub fn build(files: &[SpecFile], diags: &mut Diagnostics) -> Option<Model> {
         incomplete: Vec::new(),
         broken_types: HashSet::new(),
         broken_words: HashSet::new(),
-        unknown_types: HashMap::new(),
+        unknown_names: HashMap::new(),
         field_errors: HashSet::new(),
     };
     r.types(files);
@@ -121,13 +121,22 @@ struct Resolver<'a> {
     broken_types: HashSet<String>,
     /// Operand words whose definition is in error: their uses report nothing more.
     broken_words: HashSet<String>,
-    /// Unknown type names reported so far: the index of their error and how many
+    /// Undefined names reported so far: the index of their error and how many
     /// further uses it stands for (one error per name, not one per use: a spec file
-    /// checked without the file that defines its types would otherwise get hundreds).
-    unknown_types: HashMap<String, (usize, usize)>,
+    /// checked without the file that defines its types would otherwise get hundreds;
+    /// each use is still shown, as part of that error).
+    unknown_names: HashMap<(UnknownKind, String), (usize, usize)>,
     /// Errors about a field's declaration found while checking an opcode: reported
     /// once, not again for every opcode that inherits the field.
     field_errors: HashSet<(Span, String)>,
+}
+
+/// What an undefined name was used as (a type and a parent of the same name are two
+/// different mistakes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum UnknownKind {
+    Type,
+    Parent,
 }
 
 fn fits(value: u128, width: u128) -> bool {

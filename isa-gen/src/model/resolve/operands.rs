@@ -103,7 +103,7 @@ impl<'a> Resolver<'a> {
             .chain(self.model.words.iter().map(|w| w.name.as_str()))
             .collect();
         if let Some(s) = crate::suggest::nearest(&id.name, names.iter().copied()) {
-            d = d.with_note(format!("did you mean `{s}`?"));
+            d = d.did_you_mean(id.span, s);
         }
         self.diags.push(d);
     }
@@ -290,7 +290,7 @@ impl<'a> Resolver<'a> {
                 )
                 .with_note("known converters: `CvtIShift(field, n)`, `CvtINegX(neg, ext)`");
                 if let Some(s) = crate::suggest::nearest(other, ["CvtIShift", "CvtINegX"]) {
-                    d = d.with_note(format!("did you mean `{s}`?"));
+                    d = d.did_you_mean(converter.span, s);
                 }
                 self.diags.push(d);
                 None

@@ -346,31 +346,50 @@ impl<'a> Resolver<'a> {
         if self.broken_types.contains(&name.name) {
             return; // its definition is in error, reported there
         }
-        if let Some((at, more)) = self.unknown_types.get_mut(&name.name) {
-            *more += 1;
-            let d = &mut self.diags.items[*at];
-            if *more <= 3 {
-                d.secondary.push((name.span, "also used here".into()));
-            }
-            let note = match *more {
-                1 => "used once more (one error for both uses)".to_string(),
-                n => format!("used {n} more times (one error for all of them)"),
-            };
-            // The count is the last note from the second use on.
-            match d.notes.last_mut() {
-                Some(last) if *more > 1 => *last = note,
-                _ => d.notes.push(note),
-            }
+        if self.also_used(UnknownKind::Type, name) {
             return;
         }
         let mut d = Diagnostic::error(name.span, format!("unknown type `{}`", name.name))
             .with_label("not defined in any spec file");
         let names: Vec<&str> = self.model.types.iter().map(|t| t.name.as_str()).collect();
         if let Some(s) = crate::suggest::nearest(&name.name, names.iter().copied()) {
-            d = d.with_note(format!("did you mean `{s}`?"));
+            d = d.did_you_mean(name.span, s);
         }
-        self.unknown_types
-            .insert(name.name.clone(), (self.diags.items.len(), 0));
+        self.first_use(UnknownKind::Type, name, d);
+    }
+
+    /// A further use of a name already reported as undefined: added to that error
+    /// (every use shown, one error for one missing definition). False for a first use.
+    pub(super) fn also_used(&mut self, kind: UnknownKind, name: &ast::Ident) -> bool {
+        let Some((at, more)) = self.unknown_names.get_mut(&(kind, name.name.clone())) else {
+            return false;
+        };
+        *more += 1;
+        let d = &mut self.diags.items[*at];
+        d.other_uses.push(name.span);
+        // The same fix applies at every use.
+        for f in &mut d.fixes {
+            if let Some((_, text)) = f.edits.first() {
+                let text = text.clone();
+                f.edits.push((name.span, text));
+            }
+        }
+        let note = match *more {
+            1 => "used once more (one error for both uses)".to_string(),
+            n => format!("used {n} more times (one error for all of them)"),
+        };
+        // The count is the last note from the second use on.
+        match d.notes.last_mut() {
+            Some(last) if *more > 1 => *last = note,
+            _ => d.notes.push(note),
+        }
+        true
+    }
+
+    /// Reports the first use of an undefined name.
+    pub(super) fn first_use(&mut self, kind: UnknownKind, name: &ast::Ident, d: Diagnostic) {
+        self.unknown_names
+            .insert((kind, name.name.clone()), (self.diags.items.len(), 0));
         self.diags.push(d);
     }
 }
