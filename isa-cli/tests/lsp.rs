@@ -504,3 +504,469 @@ fn opening_a_file_with_an_unknown_name_after_chinese_text() {
     assert_eq!(c.finish(), Some(0));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Applies a `WorkspaceEdit` (`changes` by URI) to the files on disk, as an editor
+/// applies it to its buffers.
+fn apply_edit(edit: &Value) {
+    let changes = edit["changes"].as_object().expect("changes by URI");
+    for (u, edits) in changes {
+        let path = u.strip_prefix("file://").expect("a file URI");
+        let mut text = std::fs::read_to_string(path).unwrap();
+        let mut edits: Vec<(usize, usize, String)> = edits
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| {
+                let off = |p: &Value| {
+                    offset(
+                        &text,
+                        p["line"].as_u64().unwrap() as usize,
+                        p["character"].as_u64().unwrap() as usize,
+                    )
+                };
+                (
+                    off(&e["range"]["start"]),
+                    off(&e["range"]["end"]),
+                    e["newText"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect();
+        edits.sort_by_key(|e| std::cmp::Reverse(e.0));
+        for w in edits.windows(2) {
+            assert!(w[1].1 <= w[0].0, "overlapping edits in {u}: {edits:?}");
+        }
+        for (a, b, t) in edits {
+            text.replace_range(a..b, &t);
+        }
+        std::fs::write(path, text).unwrap();
+    }
+}
+
+/// The byte offset of (line, UTF-16 column).
+fn offset(text: &str, line: usize, character: usize) -> usize {
+    let start: usize = text.split_inclusive('\n').take(line).map(str::len).sum();
+    let mut units = 0;
+    for (k, ch) in text[start..].char_indices() {
+        if units >= character || ch == '\n' {
+            return start + k;
+        }
+        units += ch.len_utf16();
+    }
+    text.len()
+}
+
+/// Errors of `isa check` on a directory, as `file:line: message` lines.
+fn check_errors(dir: &Path) -> Vec<String> {
+    let checked = isa_gen::Spec::load(&[dir]).unwrap().check();
+    checked
+        .diagnostics
+        .errors()
+        .map(|d| format!("{}: {}", checked.sources.location(d.span), d.message))
+        .collect()
+}
+
+/// Renaming a type used in four files, from its use in another: every use changes and
+/// the spec checks clean after; a name that collides is refused, with the reason.
+#[test]
+fn rename_a_type_across_files() {
+    let dir = spec_copy("rename-type", |_, text| text);
+    let sync = dir.join("sync.isa");
+    let text = std::fs::read_to_string(&sync).unwrap();
+    let mut c = Client::start();
+    c.initialize();
+    c.open(&sync, &text);
+    c.sync(&sync);
+    let here = pos_of(&text, "> Reg ", 0);
+    let place = (here.0, here.1 + 2);
+    let p = c.request("textDocument/prepareRename", at(&sync, place));
+    assert_eq!(p["result"]["placeholder"], "Reg", "{p}");
+    assert_eq!(
+        p["result"]["range"]["start"],
+        json!({"line": place.0, "character": place.1}),
+        "{p}"
+    );
+
+    // Collisions: another type's name, and a name that is not one.
+    for (new, why) in [
+        ("UReg", "already the name of a type"),
+        ("9x", "not a valid name"),
+    ] {
+        let mut q = at(&sync, place);
+        q["newName"] = json!(new);
+        let r = c.request("textDocument/rename", q);
+        let msg = r["error"]["message"].as_str().unwrap_or_default();
+        assert!(msg.contains(why), "{new}: {r}");
+    }
+
+    let mut q = at(&sync, place);
+    q["newName"] = json!("Regx");
+    let r = c.request("textDocument/rename", q);
+    let edit = &r["result"];
+    let files: BTreeSet<&str> = edit["changes"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(|k| k.rsplit('/').next().unwrap())
+        .collect();
+    assert_eq!(
+        files,
+        BTreeSet::from(["base.isa", "bru.isa", "misc.isa", "sync.isa"]),
+        "{r}"
+    );
+    apply_edit(edit);
+    assert_eq!(check_errors(&dir), Vec::<String>::new());
+    // The declaration and every use carry the new name; no use of the old is left.
+    let checked = isa_gen::Spec::load(&[&dir]).unwrap().check();
+    let model = checked.model.unwrap();
+    assert!(model.type_by_name("Regx").is_some());
+    assert!(model.type_by_name("Reg").is_none());
+    let uses: usize = edit["changes"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|v| v.as_array().unwrap().len())
+        .sum();
+    let fields_of_type = model
+        .opcodes
+        .iter()
+        .flat_map(|o| &o.fields)
+        .filter(|f| model.ty(f.ty).name == "Regx")
+        .count();
+    assert!(uses >= 4 && fields_of_type > 0, "{uses} {fields_of_type}");
+    assert_eq!(c.finish(), Some(0));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Renaming a field renames its uses in operand lists and expressions, its
+/// re-declarations, and the sub-fields named after it (`ura.neg`); renaming the part
+/// after the dot renames only that sub-field.
+#[test]
+fn rename_a_field_and_its_sub_fields() {
+    let dir = spec_copy("rename-field", |_, text| text);
+    let udp = dir.join("udp.isa");
+    let text = std::fs::read_to_string(&udp).unwrap();
+    let mut c = Client::start();
+    c.initialize();
+    c.open(&udp, &text);
+    c.sync(&udp);
+    // `ura` of UIADD, renamed at its sub-field `ura.neg`'s first part.
+    let sub = pos_of(&text, "SignModi ura.neg", 0);
+    let on_field = (sub.0, sub.1 + "SignModi ".len() as u32);
+    let p = c.request("textDocument/prepareRename", at(&udp, on_field));
+    assert_eq!(p["result"]["placeholder"], "ura", "{p}");
+    let mut q = at(&udp, on_field);
+    q["newName"] = json!("usrc");
+    let r = c.request("textDocument/rename", q);
+    apply_edit(&r["result"]);
+    assert_eq!(check_errors(&dir), Vec::<String>::new());
+    let after = std::fs::read_to_string(&udp).unwrap();
+    assert!(after.contains("SignModi usrc.neg"), "{after}");
+    // ULDC_U declares a field `ura` of its own: not the same field, not renamed.
+    let uldc = &after[after.find("__DefOpcode ULDC_U").unwrap()..];
+    let uldc = &uldc[..uldc.find("\n__Def").unwrap()];
+    assert!(
+        uldc.contains("UReg ura;") && uldc.contains("InList<upg, ura>"),
+        "{uldc}"
+    );
+    let checked = isa_gen::Spec::load(&[&dir]).unwrap().check();
+    let model = checked.model.unwrap();
+    let op = &model.opcodes[model.opcode_by_name("UIADD_UC").unwrap()];
+    assert!(op.fields.iter().any(|f| f.name == "usrc.neg"));
+    assert!(!op.fields.iter().any(|f| f.name.starts_with("ura")));
+
+    // The part after the dot: only that sub-field.
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri(&udp), "version": 2}, "contentChanges": [{"text": after}]}),
+    );
+    let sub = pos_of(&after, "SignModi usrc.neg", 0);
+    let on_suffix = (sub.0, sub.1 + "SignModi usrc.".len() as u32);
+    let p = c.request("textDocument/prepareRename", at(&udp, on_suffix));
+    assert_eq!(p["result"]["placeholder"], "neg", "{p}");
+    let mut q = at(&udp, on_suffix);
+    q["newName"] = json!("negate");
+    let r = c.request("textDocument/rename", q);
+    apply_edit(&r["result"]);
+    assert_eq!(check_errors(&dir), Vec::<String>::new());
+    let after = std::fs::read_to_string(&udp).unwrap();
+    assert!(
+        after.contains("usrc.negate") && !after.contains("usrc.neg;"),
+        "{after}"
+    );
+    assert_eq!(c.finish(), Some(0));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A type renamed at its definition (the author's edit, not the server's rename): every
+/// use in every file is marked, open or not; one error, the other uses hints that lead
+/// to it and its related information.
+#[test]
+fn every_use_of_an_undefined_name_is_marked() {
+    let dir = spec_copy("every-use", |_, text| text);
+    let base = dir.join("base.isa");
+    let text = std::fs::read_to_string(&base).unwrap().replacen(
+        "__DefRegFile Reg<",
+        "__DefRegFile Regx<",
+        1,
+    );
+    std::fs::write(&base, &text).unwrap();
+    let errors = check_errors(&dir);
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(errors[0].contains("unknown type `Reg`"), "{errors:?}");
+    let checked = isa_gen::Spec::load(&[&dir]).unwrap().check();
+    let d = checked.diagnostics.errors().next().unwrap();
+    // Every use, counted in the files themselves (`> Reg ` in a field declaration,
+    // `: Reg ` in an operand word).
+    let mut uses = std::collections::BTreeMap::new();
+    for f in ["bru.isa", "misc.isa", "sync.isa"] {
+        let t = std::fs::read_to_string(dir.join(f)).unwrap();
+        uses.insert(
+            f.to_string(),
+            t.matches("> Reg ").count() + t.matches(": Reg ").count(),
+        );
+    }
+    let total: usize = uses.values().sum();
+    assert_eq!(d.other_uses.len() + 1, total, "{uses:?}");
+    // `isa check` shows each of them.
+    let short = checked.diagnostics.render_short(&checked.sources);
+    assert_eq!(
+        short.lines().filter(|l| l.contains("`Reg`")).count(),
+        total,
+        "{short}"
+    );
+
+    let mut c = Client::start();
+    c.initialize();
+    c.open(&base, &text);
+    c.sync(&base);
+    let mut marked = std::collections::BTreeMap::new();
+    for f in ["bru.isa", "misc.isa", "sync.isa"] {
+        let diags = c.diagnostics(&uri(&dir.join(f))).unwrap_or_default();
+        let n = diags
+            .iter()
+            .filter(|d| {
+                d["message"]
+                    .as_str()
+                    .unwrap()
+                    .contains("unknown type `Reg`")
+            })
+            .count();
+        marked.insert(f.to_string(), n);
+        for d in &diags {
+            if d["severity"] == 4 {
+                let rel = &d["relatedInformation"][0];
+                assert_eq!(rel["message"], "the error", "{d}");
+            }
+        }
+    }
+    assert_eq!(marked, uses);
+    assert_eq!(c.finish(), Some(0));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Quick fixes from the checker's suggestions, each applied and the spec checked again:
+/// a misspelt type (every use fixed at once), a value not in the enumeration, an
+/// unknown parent, a code fence closed with two backticks.
+#[test]
+fn quick_fixes_remove_their_diagnostic() {
+    // (file, text, its misspelling, how many occurrences are misspelt)
+    let cases: [(&str, &str, &str, usize); 4] = [
+        ("udp.isa", "UReg urd;", "URgeg urd;", usize::MAX),
+        ("udp.isa", "PModi upg.not=False;", "PModi upg.not=Flase;", 1),
+        (
+            "udp.isa",
+            "__DefOptype ULDC : [UDP]",
+            "__DefOptype ULDC : [UPD]",
+            1,
+        ),
+        ("udp.isa", ".64, .128}\n```\n", ".64, .128}\n``\n", 1),
+    ];
+    for (k, (file, from, to, n)) in cases.iter().enumerate() {
+        let dir = spec_copy(&format!("fix-{k}"), |_, text| text);
+        let path = dir.join(file);
+        let orig = std::fs::read_to_string(&path).unwrap();
+        assert!(orig.contains(from), "{from}");
+        let text = orig.replacen(from, to, *n);
+        std::fs::write(&path, &text).unwrap();
+        assert_eq!(check_errors(&dir).len(), 1, "{to}");
+        let mut c = Client::start();
+        c.initialize();
+        c.open(&path, &text);
+        c.sync(&path);
+        // The editor asks for the actions at the error it shows.
+        let shown = c.diagnostics(&uri(&path)).unwrap_or_default();
+        let error = shown
+            .iter()
+            .find(|d| d["severity"] == 1)
+            .unwrap_or_else(|| panic!("{to}: {shown:?}"));
+        let r = c.request(
+            "textDocument/codeAction",
+            json!({
+                "textDocument": {"uri": uri(&path)},
+                "range": error["range"],
+                "context": {"diagnostics": [error]},
+            }),
+        );
+        let actions = r["result"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{to}: {r}"));
+        assert!(!actions.is_empty(), "{to}: {r}");
+        assert_eq!(actions[0]["kind"], "quickfix", "{r}");
+        apply_edit(&actions[0]["edit"]);
+        assert_eq!(check_errors(&dir), Vec::<String>::new(), "{to}: {r}");
+        // The editor's buffer, changed the same way, shows no diagnostic there.
+        let fixed = std::fs::read_to_string(&path).unwrap();
+        c.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri(&path), "version": 2}, "contentChanges": [{"text": fixed}]}),
+        );
+        c.sync(&path);
+        let left: Vec<Value> = c
+            .diagnostics(&uri(&path))
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|d| d["severity"] == 1)
+            .collect();
+        assert!(left.is_empty(), "{to}: {left:?}");
+        assert_eq!(c.finish(), Some(0));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+/// Inlay hints on field lines: the bits; on a re-declared field, the inherited default;
+/// after an opcode's header, its inherited fixed values.
+#[test]
+fn inlay_hints_on_fields_and_opcodes() {
+    let dir = spec_copy("hints", |_, text| text);
+    let udp = dir.join("udp.isa");
+    let text = std::fs::read_to_string(&udp).unwrap();
+    let mut c = Client::start();
+    c.initialize();
+    c.open(&udp, &text);
+    c.sync(&udp);
+    let lines = text.lines().count() as u32;
+    let r = c.request(
+        "textDocument/inlayHint",
+        json!({"textDocument": {"uri": uri(&udp)}, "range": {"start": {"line": 0, "character": 0}, "end": {"line": lines, "character": 0}}}),
+    );
+    let hints = r["result"].as_array().unwrap();
+    let on_line = |l: u32| -> Vec<String> {
+        hints
+            .iter()
+            .filter(|h| h["position"]["line"] == l)
+            .map(|h| h["label"].as_str().unwrap().to_string())
+            .collect()
+    };
+    // `field<16, 6> UReg urd;` of ULDC: bits 16–21, after the `>`.
+    let (l, col) = pos_of(&text, "field<16, 6> UReg urd;", 0);
+    assert_eq!(on_line(l), vec!["bits 16–21".to_string()]);
+    let h = hints.iter().find(|h| h["position"]["line"] == l).unwrap();
+    assert_eq!(
+        h["position"]["character"],
+        col + "field<16, 6>".len() as u32
+    );
+    let (l, _) = pos_of(&text, "field<15,  1> PModi upg.not=False;", 0);
+    assert_eq!(on_line(l), vec!["bit 15".to_string()]);
+    // ULDC_U's header: the fixed value its optype gives.
+    let (l, _) = pos_of(&text, "__DefOpcode ULDC_U", 0);
+    assert!(
+        on_line(l).iter().any(|h| h.contains("optype == ULDC")),
+        "{:?}",
+        on_line(l)
+    );
+    // Every field declaration line has its bits.
+    let field_lines = text
+        .lines()
+        .filter(|t| t.trim_start().starts_with("field<"))
+        .count();
+    let bit_hints = hints
+        .iter()
+        .filter(|h| h["label"].as_str().unwrap().starts_with("bit"))
+        .count();
+    assert_eq!(bit_hints, field_lines);
+    // A range covering one line gives that line's hints only.
+    let r = c.request(
+        "textDocument/inlayHint",
+        json!({"textDocument": {"uri": uri(&udp)}, "range": {"start": {"line": l + 3, "character": 0}, "end": {"line": l + 3, "character": 80}}}),
+    );
+    for h in r["result"].as_array().unwrap() {
+        assert_eq!(h["position"]["line"], l + 3, "{r}");
+    }
+    assert_eq!(c.finish(), Some(0));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The server asks to watch `**/*.isa` when the client can register watchers, and a
+/// file changed on disk (not open) updates the diagnostics without an edit.
+#[test]
+fn files_changed_on_disk_are_read_again() {
+    let dir = spec_copy("watched", |_, text| text);
+    let base = dir.join("base.isa");
+    let misc = dir.join("misc.isa");
+    let mut c = Client::start();
+    let r = c.request(
+        "initialize",
+        json!({"processId": null, "rootUri": null, "capabilities": {"workspace": {"didChangeWatchedFiles": {"dynamicRegistration": true}}}}),
+    );
+    assert!(r.get("result").is_some());
+    c.notify("initialized", json!({}));
+    c.open(&base, &std::fs::read_to_string(&base).unwrap());
+    c.sync(&base);
+    let reg = c
+        .notes
+        .iter()
+        .find(|n| n["method"] == "client/registerCapability")
+        .cloned()
+        .expect("a registration request");
+    let watcher = &reg["params"]["registrations"][0];
+    assert_eq!(watcher["method"], "workspace/didChangeWatchedFiles");
+    assert_eq!(
+        watcher["registerOptions"]["watchers"][0]["globPattern"],
+        "**/*.isa"
+    );
+    c.send(json!({"jsonrpc": "2.0", "id": reg["id"], "result": null}));
+    let errors = |c: &Client| {
+        c.diagnostics(&uri(&misc))
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|d| d["severity"] == 1)
+            .collect::<Vec<_>>()
+    };
+    assert!(errors(&c).is_empty());
+
+    // A checkout changes misc.isa on disk.
+    let t = std::fs::read_to_string(&misc).unwrap();
+    std::fs::write(&misc, t.replacen("Reg ", "Rgg ", 1)).unwrap();
+    c.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": uri(&misc), "type": 2}]}),
+    );
+    c.sync(&base);
+    let d = errors(&c);
+    assert!(
+        d.iter()
+            .any(|d| d["message"].as_str().unwrap().contains("`Rgg`")),
+        "{d:?}"
+    );
+    // And back.
+    std::fs::write(&misc, &t).unwrap();
+    c.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": uri(&misc), "type": 2}]}),
+    );
+    c.sync(&base);
+    assert!(errors(&c).is_empty());
+
+    // Without the capability, no registration is asked for.
+    let mut plain = Client::start();
+    plain.initialize();
+    plain.open(&base, &std::fs::read_to_string(&base).unwrap());
+    plain.sync(&base);
+    assert!(!plain
+        .notes
+        .iter()
+        .any(|n| n["method"] == "client/registerCapability"));
+    assert_eq!(plain.finish(), Some(0));
+    assert_eq!(c.finish(), Some(0));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -14,6 +14,8 @@
 //! answers always describe the text the editor has.
 
 mod complete;
+mod edit;
+mod hints;
 mod hover;
 mod nav;
 pub mod pos;
@@ -27,12 +29,14 @@ use std::sync::mpsc;
 
 use lsp_server::{ErrorCode, Message, Notification, Request, Response};
 use lsp_types::{
+    CodeActionKind, CodeActionOptions, CodeActionParams, CodeActionProviderCapability,
     CompletionOptions, DidChangeTextDocumentParams, DidCloseTextDocumentParams,
     DidOpenTextDocumentParams, DocumentSymbolParams, DocumentSymbolResponse, GotoDefinitionParams,
     GotoDefinitionResponse, Hover, HoverContents, HoverParams, HoverProviderCapability,
-    InitializeResult, MarkupContent, MarkupKind, OneOf, PositionEncodingKind,
-    PublishDiagnosticsParams, ReferenceParams, ServerCapabilities, ServerInfo,
-    TextDocumentPositionParams, TextDocumentSyncCapability, TextDocumentSyncKind, Uri,
+    InitializeResult, InlayHintParams, MarkupContent, MarkupKind, OneOf, PositionEncodingKind,
+    PrepareRenameResponse, PublishDiagnosticsParams, ReferenceParams, RenameOptions, RenameParams,
+    ServerCapabilities, ServerInfo, TextDocumentPositionParams, TextDocumentSyncCapability,
+    TextDocumentSyncKind, Uri,
 };
 use serde_json::{json, Value};
 
@@ -163,6 +167,10 @@ struct Server<W: Write> {
     projects: HashMap<ProjectKey, Project>,
     /// The output is gone (the editor closed the pipe): nothing more can be said.
     broken: bool,
+    /// The client can be asked to watch `*.isa` files (`initialize` said so).
+    watch_files: bool,
+    /// Id of the next request the server sends.
+    next_id: i32,
 }
 
 /// An error answer: code and message.
@@ -176,6 +184,8 @@ impl<W: Write> Server<W> {
             docs: HashMap::new(),
             projects: HashMap::new(),
             broken: false,
+            watch_files: false,
+            next_id: 1,
         }
     }
 
@@ -235,7 +245,8 @@ impl<W: Write> Server<W> {
                 None
             }
             Incoming::Message(Message::Notification(n)) => self.notification(n),
-            // We send no requests, so a response answers nothing.
+            // The only request we send (registering file watchers) needs no answer:
+            // a client that refuses it still gets `didSave`.
             Incoming::Message(Message::Response(_)) => None,
         }
     }
@@ -245,6 +256,9 @@ impl<W: Write> Server<W> {
         let result = match (self.phase, r.method.as_str()) {
             (Phase::Uninitialized, "initialize") => {
                 self.phase = Phase::Running;
+                self.watch_files = r.params["capabilities"]["workspace"]["didChangeWatchedFiles"]
+                    ["dynamicRegistration"]
+                    == json!(true);
                 Ok(initialize_result())
             }
             (Phase::Uninitialized, _) => Err((
@@ -357,11 +371,85 @@ impl<W: Write> Server<W> {
                 };
                 ok(serde_json::to_value(complete::complete(&a, at.0, at.1)))
             }
+            "textDocument/prepareRename" => {
+                let p: TextDocumentPositionParams = parse(params)?;
+                let Some((a, _, at)) = self.at(&p) else {
+                    return Ok(Value::Null);
+                };
+                match edit::prepare(&a, at.0, at.1) {
+                    Ok((range, placeholder)) => ok(serde_json::to_value(
+                        PrepareRenameResponse::RangeWithPlaceholder { range, placeholder },
+                    )),
+                    Err(why) => Err((ErrorCode::RequestFailed, why)),
+                }
+            }
+            "textDocument/rename" => {
+                let p: RenameParams = parse(params)?;
+                let Some((a, _, at)) = self.at(&p.text_document_position) else {
+                    return Ok(Value::Null);
+                };
+                match edit::rename(&a, at.0, at.1, &p.new_name) {
+                    Ok(e) => ok(serde_json::to_value(e)),
+                    Err(why) => Err((ErrorCode::RequestFailed, why)),
+                }
+            }
+            "textDocument/codeAction" => {
+                let p: CodeActionParams = parse(params)?;
+                let Some((a, file, range)) = self.span_of(&p.text_document.uri, p.range) else {
+                    return Ok(Value::Null);
+                };
+                ok(serde_json::to_value(edit::code_actions(&a, file, range)))
+            }
+            "textDocument/inlayHint" => {
+                let p: InlayHintParams = parse(params)?;
+                let Some((a, file, range)) = self.span_of(&p.text_document.uri, p.range) else {
+                    return Ok(Value::Null);
+                };
+                ok(serde_json::to_value(hints::hints(&a, file, range)))
+            }
             _ => Err((
                 ErrorCode::MethodNotFound,
                 format!("`{method}` is not supported"),
             )),
         }
+    }
+
+    /// The analysis, file and byte range of a range in an open document.
+    fn span_of(
+        &mut self,
+        uri: &Uri,
+        range: lsp_types::Range,
+    ) -> Option<(
+        Rc<project::Analysis>,
+        isa_gen::source::FileId,
+        (usize, usize),
+    )> {
+        let (a, _) = self.analysis_for(uri.as_str())?;
+        let file = a.file_of(uri.as_str())?;
+        let r = (a.offset(file, range.start), a.offset(file, range.end));
+        Some((a, file, r))
+    }
+
+    /// Asks the client to tell the server about `*.isa` files changed on disk (a
+    /// checkout, a generator, another editor), so unopened files are read again.
+    fn register_watchers(&mut self) {
+        if !self.watch_files {
+            return;
+        }
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(
+            Request::new(
+                id.into(),
+                "client/registerCapability".into(),
+                json!({"registrations": [{
+                    "id": "isa-watch",
+                    "method": "workspace/didChangeWatchedFiles",
+                    "registerOptions": {"watchers": [{"globPattern": "**/*.isa"}]},
+                }]}),
+            )
+            .into(),
+        );
     }
 
     /// The analysis, last good analysis and (file, byte offset) of a position.
@@ -461,7 +549,8 @@ impl<W: Write> Server<W> {
                     self.touch(k);
                 }
             }
-            _ => {} // `initialized`, `$/cancelRequest`, `$/setTrace`, …
+            "initialized" => self.register_watchers(),
+            _ => {} // `$/cancelRequest`, `$/setTrace`, …
         }
         None
     }
@@ -556,6 +645,15 @@ fn initialize_result() -> Value {
         definition_provider: Some(OneOf::Left(true)),
         references_provider: Some(OneOf::Left(true)),
         document_symbol_provider: Some(OneOf::Left(true)),
+        rename_provider: Some(OneOf::Right(RenameOptions {
+            prepare_provider: Some(true),
+            work_done_progress_options: Default::default(),
+        })),
+        code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
+            code_action_kinds: Some(vec![CodeActionKind::QUICKFIX]),
+            ..CodeActionOptions::default()
+        })),
+        inlay_hint_provider: Some(OneOf::Left(true)),
         completion_provider: Some(CompletionOptions {
             trigger_characters: Some(vec![
                 "_".into(),

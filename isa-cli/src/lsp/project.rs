@@ -154,6 +154,39 @@ impl Analysis {
                     })
                 })
                 .collect();
+            let mut related = related;
+            for &u in &d.other_uses {
+                if let Some(location) = self.location(u) {
+                    related.push(DiagnosticRelatedInformation {
+                        location,
+                        message: "also used here".into(),
+                    });
+                }
+            }
+            // Each other use of an undefined name is marked too, as a hint that
+            // leads to the one error.
+            let primary = self.location(d.span);
+            for &u in &d.other_uses {
+                let Some(u_uri) = self.uris.get(u.file.0 as usize) else {
+                    continue;
+                };
+                out.entry(u_uri.clone()).or_default().push(Diagnostic {
+                    range: self.range(u),
+                    severity: Some(DiagnosticSeverity::HINT),
+                    source: Some("isa".into()),
+                    message: format!(
+                        "{} (also used here; the error is at its first use)",
+                        d.message
+                    ),
+                    related_information: primary.clone().map(|location| {
+                        vec![DiagnosticRelatedInformation {
+                            location,
+                            message: "the error".into(),
+                        }]
+                    }),
+                    ..Diagnostic::default()
+                });
+            }
             out.entry(uri.clone()).or_default().push(Diagnostic {
                 range: self.range(d.span),
                 severity: Some(match d.severity {
