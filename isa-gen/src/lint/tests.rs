@@ -1307,3 +1307,43 @@ fn syntax_value_lists_spans_and_malformed_lists() {
     let t = edit(GOOD, "{.LO*, .HI}", "{.LO, .HI*}");
     assert_eq!(warning_text(&check(&t), 0), ".HI*");
 }
+
+/// `t.isa` of `c` with the one fix of its one diagnostic applied.
+fn with_fix(c: &Checked) -> String {
+    assert_eq!(c.diagnostics.items.len(), 1, "{}", c.render_diagnostics());
+    let d = &c.diagnostics.items[0];
+    assert_eq!(d.fixes.len(), 1, "{d:?}");
+    let mut edits = d.fixes[0].edits.clone();
+    edits.sort_by_key(|(s, _)| std::cmp::Reverse(s.start));
+    let file = edits[0].0.file;
+    let mut text = c.sources.get(file).text.clone();
+    assert_eq!(c.sources.get(file).name, "t.isa");
+    for (s, t) in edits {
+        assert_eq!(s.file, file);
+        text.replace_range(s.range(), &t);
+    }
+    text
+}
+
+/// The fixes the syntax lint attaches, each applied: the spec checks without warnings.
+#[test]
+fn syntax_fixes_remove_their_warning() {
+    for (from, to, title) in [
+        // A value misspelt: replaced by the nearest value of the type.
+        (".W64, .W128}", ".W46, .W128}", "replace `.W46` with `.W64`"),
+        // A modifier with a default written as required: braced.
+        (
+            "ADD{.half}{.width} Rd",
+            "ADD.half{.width} Rd",
+            "write `{.half}`",
+        ),
+        // A value list missing values: they are appended.
+        ("{.W32*, .W64, .W128}", "{.W32*}", "list `.W64`, `.W128`"),
+    ] {
+        let t = edit(GOOD, from, to);
+        let c = check(&t);
+        assert_eq!(c.diagnostics.items[0].fixes[0].title, title, "{to}");
+        let fixed = with_fix(&c);
+        assert_eq!(fixed, GOOD, "{to}");
+    }
+}
