@@ -970,3 +970,46 @@ fn files_changed_on_disk_are_read_again() {
     assert_eq!(c.finish(), Some(0));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Renaming a value renames it where assembly text writes it too (`.128` in a
+/// `__Syntax` list and `ULDC.128` in an example), from its use in another file: the
+/// spec checks with no more warnings than before. Prose is left as written.
+#[test]
+fn rename_a_value_written_in_assembly_text() {
+    let dir = spec_copy("rename-value", |_, text| text);
+    let corrections = dir.join("corrections.isa");
+    let text = std::fs::read_to_string(&corrections).unwrap();
+    let udp_before = std::fs::read_to_string(dir.join("udp.isa")).unwrap();
+    let warnings = |dir: &Path| {
+        let c = isa_gen::Spec::load(&[dir]).unwrap().check();
+        assert!(!c.has_errors(), "{}", c.render_diagnostics());
+        c.diagnostics.warning_count()
+    };
+    let before = warnings(&dir);
+    let mut c = Client::start();
+    c.initialize();
+    c.open(&corrections, &text);
+    c.sync(&corrections);
+    let (line, col) = pos_of(&text, "dtype==\"128\"", 0);
+    let place = (line, col + "dtype==\"".len() as u32);
+    let p = c.request("textDocument/prepareRename", at(&corrections, place));
+    assert_eq!(p["result"]["placeholder"], "128", "{p}");
+    let mut q = at(&corrections, place);
+    q["newName"] = json!("B128");
+    let r = c.request("textDocument/rename", q);
+    apply_edit(&r["result"]);
+    assert_eq!(warnings(&dir), before);
+    let after = std::fs::read_to_string(dir.join("udp.isa")).unwrap();
+    assert!(
+        after.contains(".64, .B128}") && after.contains("ULDC.B128 UR[0:3]"),
+        "{after}"
+    );
+    // Prose, and a number's digits after a dot, are not the value.
+    assert!(after.contains(".64或.128（"), "{after}");
+    assert_eq!(
+        after.matches("128").count(),
+        udp_before.matches("128").count()
+    );
+    assert_eq!(c.finish(), Some(0));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -142,9 +142,74 @@ fn edits(a: &Analysis, t: &Target, new: &str) -> Vec<(Span, String)> {
             out.push((t.part(a, o.span, sym), new.to_string()));
         }
     }
+    out.extend(assembly_text_edits(a, t, new));
     out.sort_by_key(|(s, _)| (s.file, s.start));
     out.dedup_by_key(|(s, _)| *s);
     out
+}
+
+/// A value or a modifier is also written in assembly text, as `.NAME`: in the code
+/// blocks (`__Syntax`, `__Examples`, …) of the definitions with a field of the value's
+/// type, or that see the field. Those are renamed too, so the lints that compare the
+/// text with the encoding stay quiet.
+fn assembly_text_edits(a: &Analysis, t: &Target, new: &str) -> Vec<(Span, String)> {
+    let s = a.index.symbol(t.sym);
+    if t.part != Part::Whole {
+        return Vec::new();
+    }
+    let defs = Defs::new(&a.parsed);
+    let scope: Vec<usize> = match s.kind {
+        SymbolKind::Value => {
+            let Some(ty) = s.container.map(|c| a.index.symbol(c).name.as_str()) else {
+                return Vec::new();
+            };
+            (0..defs.defs.len())
+                .filter(|&d| defs.fields(d).iter().any(|f| f.decl.ty.name == ty))
+                .collect()
+        }
+        SymbolKind::Field => {
+            let owner = s.container.map(|c| a.index.symbol(c).name.as_str());
+            match owner.and_then(|o| defs.by_name.get(o)) {
+                Some(&d) => std::iter::once(d).chain(defs.descendants(d)).collect(),
+                None => Vec::new(),
+            }
+        }
+        _ => return Vec::new(),
+    };
+    let mut out = Vec::new();
+    for d in scope {
+        for line in defs.defs[d]
+            .docs
+            .iter()
+            .flat_map(|doc| &doc.code_blocks)
+            .flat_map(|b| &b.lines)
+        {
+            for k in dotted(&line.text, &t.old) {
+                let start = line.span.start as usize + k;
+                out.push((
+                    Span::new(line.span.file, start, start + t.old.len()),
+                    new.to_string(),
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// Byte offsets of `name` written as `.name` in `line` (a whole token: not part of a
+/// longer name, nor a number's fraction).
+fn dotted(line: &str, name: &str) -> Vec<usize> {
+    let b = line.as_bytes();
+    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    line.match_indices(name)
+        .map(|(k, _)| k)
+        .filter(|&k| {
+            k >= 1
+                && b[k - 1] == b'.'
+                && !(k >= 2 && b[k - 2].is_ascii_digit())
+                && !b.get(k + name.len()).is_some_and(|&c| ident(c))
+        })
+        .collect()
 }
 
 /// The new name is a name of the right form, and no other name of its kind in its
