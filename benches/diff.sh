@@ -113,7 +113,7 @@ run() {
     t1=$(date +%s.%N)
     if [ "$code" = 124 ]; then
         echo ">$limit"
-    elif [ "$code" != 0 ]; then
+    elif [ "$code" != 0 ] && ! { [ "$code" = 1 ] && [ "${ok1:-}" = 1 ]; }; then
         echo "failed ($code): $*" >&2
         head -5 "$dir/out" >&2
         exit 1
@@ -127,12 +127,12 @@ best() { tr ' ' '\n' | grep -v '^$' | sort -g | head -1; }
 echo "| diff | $(printf '%s | ' "$@")isa check |"
 echo "| --- |$(printf ' ---: |%.0s' "$@") ---: |"
 for case in \
-    $(for n in ${DIFF_VALUES:-5000 20000 40000 100000}; do echo "values:$n"; done) \
-    $(for n in ${DIFF_OPCODES:-1024 2048 4096 8192}; do echo "opcodes:$n"; done) \
-    $(for n in ${DIFF_TYPES:-4000 16000 64000}; do echo "types:$n"; done) \
-    $(for n in ${DIFF_RENAMED:-512 1024 2048 4096}; do echo "renamed:$n"; done) \
-    $(for n in ${DIFF_HOLES:-5000 20000 40000 100000}; do echo "holes:$n"; done) \
-    $(for n in ${DIFF_MOVED:-1024 4096 8192}; do echo "moved:$n"; done); do
+    $(for n in ${DIFF_VALUES-5000 20000 40000 100000}; do echo "values:$n"; done) \
+    $(for n in ${DIFF_OPCODES-1024 2048 4096 8192}; do echo "opcodes:$n"; done) \
+    $(for n in ${DIFF_TYPES-4000 16000 64000}; do echo "types:$n"; done) \
+    $(for n in ${DIFF_RENAMED-512 1024 2048 4096}; do echo "renamed:$n"; done) \
+    $(for n in ${DIFF_HOLES-5000 20000 40000 100000}; do echo "holes:$n"; done) \
+    $(for n in ${DIFF_MOVED-1024 4096 8192}; do echo "moved:$n"; done); do
     kind=${case%:*}
     n=${case#*:}
     old="$dir/$kind-$n.isa"
@@ -154,7 +154,8 @@ for case in \
         for bin in "$@"; do
             # A binary that timed out or took over 10 s is not run again.
             case ${times[$bin]:-} in ">"* | " "[1-9][0-9].* | " "[1-9][0-9][0-9]*) continue ;; esac
-            t=$(run "$bin" diff "$old" "$new")
+            # `moved` is incompatible: exit 1 is its expected verdict.
+            t=$( [ "$kind" = moved ] && ok1=1; run "$bin" diff "$old" "$new")
             case $t in
             ">"*) times[$bin]=$t ;;
             *) times[$bin]="${times[$bin]:-} $t" ;;

@@ -157,13 +157,16 @@ impl Dom {
         let mut want = Vec::new();
         for &(a, b) in self.ranges.iter() {
             want.extend([a, a.saturating_add(1), b, b.saturating_sub(1)]);
-            for k in 0..128u32 {
-                let p = 1u128 << k;
-                if p > b {
-                    break;
-                }
-                want.extend([p, p - 1, p | (p >> 1)]);
+        }
+        // The powers up to the last range's end: the same for every range (each
+        // range's own powers, up to its end, are among them), so listed once.
+        let top = self.ranges.last().map_or(0, |r| r.1);
+        for k in 0..128u32 {
+            let p = 1u128 << k;
+            if p > top {
+                break;
             }
+            want.extend([p, p - 1, p | (p >> 1)]);
         }
         // `first_from` of each, in one pass over the ranges: taken in increasing
         // order, a range without a member at least one want has none at least the
