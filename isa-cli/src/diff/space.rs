@@ -2,6 +2,8 @@
 //! about without listing 2⁵⁰ immediates: a union of code ranges, optionally narrowed
 //! by a bit pattern (the bits a NEW opcode fixes inside an OLD field).
 
+use std::rc::Rc;
+
 use isa_gen::model::{Field, Model, Role, TypeKind};
 
 /// Most codes a domain is listed in full for; wider ones (immediates, constant memory)
@@ -10,8 +12,10 @@ pub const LISTED: u128 = 1 << 16;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Dom {
-    /// Inclusive ranges, sorted, disjoint.
-    ranges: Vec<(u128, u128)>,
+    /// Inclusive ranges, sorted, disjoint; shared by the domains narrowed from one
+    /// (an enumeration with holes has a range a value: copying them per narrowing,
+    /// and scanning them per look-up, made a 100,000-value one quadratic).
+    ranges: Rc<[(u128, u128)]>,
     /// Codes must also satisfy `code & mask == value`.
     mask: u128,
     value: u128,
@@ -51,7 +55,7 @@ impl Dom {
             }
         }
         Dom {
-            ranges: merged,
+            ranges: merged.into(),
             mask: 0,
             value: 0,
         }
@@ -62,7 +66,7 @@ impl Dom {
         let value = value & mask;
         if self.value & mask & self.mask != value & self.mask {
             return Dom {
-                ranges: Vec::new(),
+                ranges: Rc::new([]),
                 mask: 0,
                 value: 0,
             };
@@ -74,12 +78,26 @@ impl Dom {
         }
     }
 
+    /// The index of the first range that ends at `lo` or above.
+    fn range_from(&self, lo: u128) -> usize {
+        self.ranges.partition_point(|&(_, b)| b < lo)
+    }
+
+    /// The smallest member that is at least `lo`, and the index of its range (from
+    /// the range at `from` on: the ranges before it hold no member at least `lo`).
+    fn first_at(&self, lo: u128, from: usize) -> Option<(u128, usize)> {
+        self.ranges[from..]
+            .iter()
+            .enumerate()
+            .find_map(|(i, &(a, b))| {
+                let x = min_at_least(a.max(lo), self.mask, self.value)?;
+                (x <= b && a.max(lo) <= b).then_some((x, from + i))
+            })
+    }
+
     /// The smallest member that is at least `lo`.
     pub fn first_from(&self, lo: u128) -> Option<u128> {
-        self.ranges.iter().find_map(|&(a, b)| {
-            let x = min_at_least(a.max(lo), self.mask, self.value)?;
-            (x <= b && a.max(lo) <= b).then_some(x)
-        })
+        self.first_at(lo, self.range_from(lo)).map(|(x, _)| x)
     }
 
     pub fn first(&self) -> Option<u128> {
@@ -91,7 +109,11 @@ impl Dom {
     }
 
     pub fn contains(&self, x: u128) -> bool {
-        x & self.mask == self.value && self.ranges.iter().any(|&(a, b)| a <= x && x <= b)
+        x & self.mask == self.value
+            && self
+                .ranges
+                .get(self.range_from(x))
+                .is_some_and(|&(a, _)| a <= x)
     }
 
     /// Whether some member has `value` on the bits of `mask`.
@@ -112,10 +134,11 @@ impl Dom {
             return None;
         }
         let mut out = Vec::new();
-        for &(a, b) in &self.ranges {
+        // Within a range (the ranges are disjoint) a code is a member by the pattern.
+        for &(a, b) in self.ranges.iter() {
             let mut x = a;
             loop {
-                if self.contains(x) {
+                if x & self.mask == self.value {
                     out.push(x);
                 }
                 if x == b {
@@ -132,21 +155,33 @@ impl Dom {
     /// sign, width and shift rules change what is printed).
     pub fn probes(&self) -> Vec<u128> {
         let mut want = Vec::new();
-        for &(a, b) in &self.ranges {
+        for &(a, b) in self.ranges.iter() {
             want.extend([a, a.saturating_add(1), b, b.saturating_sub(1)]);
-            for k in 0..128u32 {
-                let p = 1u128 << k;
-                if p > b {
-                    break;
-                }
-                want.extend([p, p - 1, p | (p >> 1)]);
-            }
         }
-        let mut out: Vec<u128> = want
-            .into_iter()
-            .filter_map(|x| self.first_from(x))
-            .collect();
-        out.sort_unstable();
+        // The powers up to the last range's end: the same for every range (each
+        // range's own powers, up to its end, are among them), so listed once.
+        let top = self.ranges.last().map_or(0, |r| r.1);
+        for k in 0..128u32 {
+            let p = 1u128 << k;
+            if p > top {
+                break;
+            }
+            want.extend([p, p - 1, p | (p >> 1)]);
+        }
+        // `first_from` of each, in one pass over the ranges: taken in increasing
+        // order, a range without a member at least one want has none at least the
+        // next, so the search resumes where the last one ended.
+        want.sort_unstable();
+        want.dedup();
+        let mut out: Vec<u128> = Vec::new();
+        let mut from = 0;
+        for x in want {
+            let Some((m, i)) = self.first_at(x, from.max(self.range_from(x))) else {
+                break; // no member at least x, so none at least any later want
+            };
+            from = i;
+            out.push(m);
+        }
         out.dedup();
         out
     }
@@ -194,7 +229,7 @@ mod tests {
     #[test]
     fn narrowed_domains() {
         let d = Dom {
-            ranges: vec![(3, 9), (20, 20)],
+            ranges: vec![(3, 9), (20, 20)].into(),
             mask: 0,
             value: 0,
         };
@@ -210,7 +245,7 @@ mod tests {
         assert_eq!(odd.narrowed(0b11, 0b11).list(100).unwrap(), [3, 7]);
         assert_eq!(d.narrowed(0b10000, 0b10000).first(), Some(20));
         let wide = Dom {
-            ranges: vec![(0, (1 << 50) - 1)],
+            ranges: vec![(0, (1 << 50) - 1)].into(),
             mask: 0,
             value: 0,
         };

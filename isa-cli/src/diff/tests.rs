@@ -341,6 +341,57 @@ changes:
     assert_eq!(j["added_opcodes"], serde_json::json!([]));
 }
 
+/// An optype of two opcodes renumbered (as `BRA = 0x40` → `0x3f` moves `BRA_U` and
+/// `BRA_X`): each opcode is listed once, as a moved break, in the text and in the
+/// JSON, and neither is a compatible addition (their NEW namesakes are no new opcodes).
+#[test]
+fn each_opcode_of_a_renumbered_optype_is_listed_once_as_moved() {
+    let two = |s: String| {
+        s.replace(
+            "__DefOpcode A_R: [A]\n",
+            "__DefOpcode A_R: [A]\n  __Encoding\n    field<32, 2> M k == X;\n\
+             __DefOpcode A_S: [A]\n  __Encoding\n    field<32, 2> M k == Y;\n\
+             \x20 __OperandInfo\n    Order<rd, imm>;\n",
+        )
+    };
+    let r = Report::new(
+        &spec(two),
+        &spec(|s| two(s).replace("    A = 1;", "    A = 3;")),
+    );
+    let text = r.text("old", "new");
+    for op in ["A_R", "A_S"] {
+        let heads: Vec<&str> = text
+            .lines()
+            .filter(|l| l.split_whitespace().any(|w| w == op))
+            .collect();
+        assert_eq!(
+            heads,
+            [format!(
+                "  {op} (field `op`): moved from op == A (0x1) to op == A (0x3); no NEW opcode decodes its OLD words"
+            )],
+            "{text}"
+        );
+    }
+    assert!(!text.contains("compatible additions"), "{text}");
+    assert!(r.added_opcodes.is_empty(), "{:?}", r.added_opcodes);
+    let j = r.json();
+    let breaks: Vec<(String, String)> = j["breaks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| (b["opcode"].to_string(), b["moved"].to_string()))
+        .collect();
+    let moved = r#"{"from":"op == A (0x1)","to":"op == A (0x3)"}"#.to_string();
+    assert_eq!(
+        breaks,
+        [
+            ("\"A_R\"".to_string(), moved.clone()),
+            ("\"A_S\"".to_string(), moved)
+        ]
+    );
+    assert_eq!(j["added_opcodes"], serde_json::json!([]));
+}
+
 /// `A` and `B` trade codes: each opcode's OLD words decode as the other, which each
 /// move names, with the plainest word of the opcode as the example.
 #[test]

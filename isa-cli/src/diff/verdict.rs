@@ -79,7 +79,7 @@ pub struct Verdict {
 
 /// What became of the words of an OLD opcode.
 struct Fate {
-    /// The NEW opcodes that can take some of them.
+    /// The NEW opcodes that can take some of them, in NEW's order.
     cands: Vec<usize>,
     /// Its breaks, one a case of its words at most: the NEW opcode the case goes to
     /// (None: no opcode), the case's base values, the break.
@@ -197,6 +197,21 @@ impl Cx<'_> {
             fate.cases = None;
             return fate;
         }
+        // The candidates by the split bits they fix and how: a case's target is among
+        // those whose split bits agree with the case's (any other fixes a split bit
+        // otherwise, so `takes` refuses it), found without a test of every candidate
+        // per case (4,096 cases times as many candidates).
+        let mut by_split: Vec<(u128, HashMap<u128, Vec<usize>>)> = Vec::new();
+        let mut split_group: HashMap<u128, usize> = HashMap::new();
+        for &b in cands {
+            let nb = &self.new.opcodes[b];
+            let m = nb.fixed_mask & split;
+            let g = *split_group.entry(m).or_insert_with(|| {
+                by_split.push((m, HashMap::new()));
+                by_split.len() - 1
+            });
+            by_split[g].1.entry(nb.fixed_bits & m).or_default().push(b);
+        }
         let mut cases = 0;
         let bits: Vec<u32> = (0..128).filter(|i| split >> i & 1 == 1).collect();
         for case in 0u32..(1 << bits.len()) {
@@ -219,9 +234,15 @@ impl Cx<'_> {
             }
             cases += 1;
             let base = base_values(op, &narrowed);
-            let target = cands
+            let mut agree: Vec<usize> = by_split
                 .iter()
+                .filter_map(|(m, by)| by.get(&(want & m)))
+                .flatten()
                 .copied()
+                .collect();
+            agree.sort_unstable(); // NEW's order: dispatch takes the first that matches
+            let target = agree
+                .into_iter()
                 .find(|&b| takes(&self.new.opcodes[b], &narrowed));
             match target {
                 None => {
@@ -252,7 +273,7 @@ impl Cx<'_> {
         let b = self.nn.opcode(&op.name)?;
         let nb = &self.new.opcodes[b];
         let other_bits = (op.fixed_mask, op.fixed_bits) != (nb.fixed_mask, nb.fixed_bits);
-        (other_bits && !fate.cands.contains(&b)).then_some(b)
+        (other_bits && fate.cands.binary_search(&b).is_err()).then_some(b)
     }
 
     /// A moved opcode's breaks as one, saying where its words go now. The example is
@@ -502,7 +523,7 @@ impl Cx<'_> {
         };
         let word = self.old.encode(&d);
         let old_text = self.old_asm.print(&d, 0);
-        let (new_opcode, new_text) = match self.new.decode(word) {
+        let (new_opcode, new_text) = match self.dispatch.decode(self.new, word) {
             Ok(n) => (
                 Some(self.new.opcodes[n.opcode].name.clone()),
                 self.new_asm.print(&n, 0),
@@ -534,6 +555,9 @@ struct Dispatch {
     /// For a group and the bits of its mask that an OLD opcode fixes: the group's
     /// opcodes by their fixed bits there.
     by_known: HashMap<(usize, u128), HashMap<u128, Vec<usize>>>,
+    /// Per group: its first opcode (in NEW's order) of each fixed bits, to decode a
+    /// word as `Model::decode` does without its scan of every NEW opcode.
+    exact: Vec<HashMap<u128, usize>>,
 }
 
 impl Dispatch {
@@ -547,11 +571,15 @@ impl Dispatch {
             });
             groups[g].1.push(b);
         }
-        // Specs have a few fixed masks, so a few maps serve every OLD opcode.
+        // Specs have a few fixed masks, so a few maps serve every OLD opcode; each
+        // OLD mask once (not each OLD opcode times each group).
+        let mut old_masks: Vec<u128> = old.opcodes.iter().map(|a| a.fixed_mask).collect();
+        old_masks.sort_unstable();
+        old_masks.dedup();
         let mut by_known: HashMap<(usize, u128), HashMap<u128, Vec<usize>>> = HashMap::new();
-        for a in &old.opcodes {
+        for a_mask in old_masks {
             for (g, (mask, ops)) in groups.iter().enumerate() {
-                let known = mask & a.fixed_mask;
+                let known = mask & a_mask;
                 by_known.entry((g, known)).or_insert_with(|| {
                     let mut m: HashMap<u128, Vec<usize>> = HashMap::new();
                     for &b in ops {
@@ -563,7 +591,34 @@ impl Dispatch {
                 });
             }
         }
-        Dispatch { groups, by_known }
+        let exact = groups
+            .iter()
+            .map(|(_, ops)| {
+                let mut m = HashMap::with_capacity(ops.len());
+                for &b in ops {
+                    m.entry(new.opcodes[b].fixed_bits).or_insert(b);
+                }
+                m
+            })
+            .collect();
+        Dispatch {
+            groups,
+            by_known,
+            exact,
+        }
+    }
+
+    /// `new.decode(word)`: the first NEW opcode whose fixed bits match, found by one
+    /// look-up a fixed mask.
+    fn decode(&self, new: &Model, word: u128) -> Result<Decoded, DecodeFailure> {
+        let b = self
+            .groups
+            .iter()
+            .zip(&self.exact)
+            .filter_map(|((mask, _), m)| m.get(&(word & mask)).copied())
+            .min()
+            .ok_or(DecodeFailure::NoOpcode)?;
+        new.decode_as(b, word)
     }
 
     /// The NEW opcodes whose fixed bits agree with `a`'s where both fix, in NEW's order
