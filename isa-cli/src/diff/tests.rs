@@ -304,6 +304,41 @@ fn a_converter_s_fields_are_tried_together() {
     );
 }
 
+/// A print unit of several fields with more combinations than are listed (a register,
+/// a sub-field and a 70,000-value extension printed by one converter) is probed at its
+/// boundaries, and each enumeration in it listed alone: a value renamed in the middle
+/// of the extension is a break.
+#[test]
+fn an_enumeration_in_a_wide_print_unit_is_listed_alone() {
+    let values: String = (3..70_000).map(|k| format!("    V{k};\n")).collect();
+    let with = |rename: bool| {
+        let values = if rename {
+            values.replace("    V40000;\n", "    W40000;\n")
+        } else {
+            values.clone()
+        };
+        move |s: String| {
+            s.replace("    X;\n    Y;\n    Z;\n", "    MX;\n    MY;\n    MZ;\n")
+                .replace("M m = X", "M m = MX")
+                .replace(
+                "__DefBitFieldType M<2>",
+                &format!("__DefBitFieldType PModi<1>\n    False = 0;\n    True = 1;\n__DefBitFieldType Ext<17>\n    NoX = 0;\n    Y = 1;\n    X = 2;\n{values}__DefBitFieldType M<2>"),
+            )
+            .replace(
+                "    field<16, 8> Reg rd;\n",
+                "    field<16, 8> Reg rd;\n    field<32, 8> Reg ra;\n    field<50, 1> PModi ra.neg = False;\n    field<52, 17> Ext carry = NoX;\n",
+            )
+            .replace(
+                "Order<imm, rd>;",
+                "Order<imm, rd, ra>;\n    AsmFormat<ra.neg> = CvtINegX(ra.neg, carry);",
+            )
+        }
+    };
+    let r = Report::new(&spec(with(false)), &spec(with(true)));
+    assert_eq!(r.breaks.len(), 1, "{:?}", r.breaks);
+    assert!(r.breaks[0].old_text.contains("V40000"), "{:?}", r.breaks);
+}
+
 /// A renumbered optype code (`A = 1` → `A = 3`): the opcode's words decode as nothing
 /// and NEW's `A_R` is not something an OLD word reaches, but it is no addition: one
 /// break says the opcode moved, and nothing else is listed but the changes.
@@ -648,6 +683,35 @@ fn a_value_renamed_inside_a_long_enumeration_breaks() {
     let r = Report::new(&spec(long(false)), &spec(long(true)));
     let seen: Vec<&str> = r.breaks.iter().map(|b| b.old_text.as_str()).collect();
     assert_eq!(seen, ["A.V10 R0"], "{:?}", r.breaks);
+}
+
+/// An enumeration of more codes than a field's domain is listed for (2^16) is still
+/// listed in full: its values are written out in the spec. A value renamed in its
+/// middle is a break (boundary probes would call the revision compatible).
+#[test]
+fn a_value_renamed_in_the_middle_of_70000_breaks() {
+    let values: String = (0..70_000).map(|k| format!("    V{k};\n")).collect();
+    let long = |rename: bool| {
+        let values = values.clone();
+        move |s: String| {
+            let v = if rename {
+                values.replace("    V35001;\n", "    W35001;\n")
+            } else {
+                values.clone()
+            };
+            s.replace(
+                "__DefRegFile Reg<8>",
+                &format!("__DefBitFieldType L<17>\n{v}__DefRegFile Reg<8>"),
+            )
+            .replace(
+                "field<24, 8> U8 imm = 0;",
+                "field<24, 8> U8 imm = 0;\n    field<32, 17> L l = V0;",
+            )
+        }
+    };
+    let r = Report::new(&spec(long(false)), &spec(long(true)));
+    let seen: Vec<&str> = r.breaks.iter().map(|b| b.old_text.as_str()).collect();
+    assert_eq!(seen, ["A.V35001 R0"], "{:?}", r.breaks);
 }
 
 /// Words split by exactly as many bits as are analysed are analysed (one more is one

@@ -397,16 +397,40 @@ impl Cx<'_> {
         }
         // Every combination of each group, the others at their defaults.
         let mut off_default: Vec<Vec<u128>> = Vec::new();
+        // An enumeration's codes are written out in the spec: listing them all is
+        // linear in its size, however many there are (a value renamed in the middle
+        // of 100,000 is seen; boundary probes would miss it).
+        let listed = |k: usize| {
+            let limit = if self.old.ty(op.fields[k].ty).enum_values().is_some() {
+                u128::MAX
+            } else {
+                LISTED
+            };
+            doms[k].list(limit)
+        };
         for g in &groups {
             let lists: Vec<Vec<u128>> = g
                 .iter()
-                .map(|&k| doms[k].list(LISTED).unwrap_or_else(|| doms[k].probes()))
+                .map(|&k| listed(k).unwrap_or_else(|| doms[k].probes()))
                 .collect();
             let total = lists
                 .iter()
                 .fold(1u128, |n, l| n.saturating_mul(l.len() as u128));
-            // Listing is exact; a group wider than that is probed (boundaries).
-            let lists = if total > LISTED {
+            // Listing is exact; a group of several fields with more combinations than
+            // that is probed (boundaries), and each of its enumerations listed alone.
+            let lists = if total > LISTED && g.len() > 1 {
+                for (j, &k) in g.iter().enumerate() {
+                    if self.old.ty(op.fields[k].ty).enum_values().is_none() {
+                        continue;
+                    }
+                    let mut v = base.to_vec();
+                    for &c in &lists[j] {
+                        v[k] = c;
+                        if let Some(br) = self.check(a, b, &v, g, base) {
+                            return Some(br);
+                        }
+                    }
+                }
                 g.iter().map(|&k| doms[k].probes()).collect()
             } else {
                 lists
