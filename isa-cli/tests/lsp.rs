@@ -638,8 +638,8 @@ fn rename_a_type_across_files() {
 }
 
 /// Renaming a field renames its uses in operand lists and expressions, its
-/// re-declarations, and the sub-fields named after it (`ura.neg`); renaming the part
-/// after the dot renames only that sub-field.
+/// re-declarations, and the sub-fields named after it (`ura.neg`); the part after the
+/// dot, here one that gives a prefix its meaning, is not renamed.
 #[test]
 fn rename_a_field_and_its_sub_fields() {
     let dir = spec_copy("rename-field", |_, text| text);
@@ -683,16 +683,12 @@ fn rename_a_field_and_its_sub_fields() {
     let on_suffix = (sub.0, sub.1 + "SignModi usrc.".len() as u32);
     let p = c.request("textDocument/prepareRename", at(&udp, on_suffix));
     assert_eq!(p["result"]["placeholder"], "neg", "{p}");
+    // `.neg` gives `-URa` its meaning: renaming it would change the syntax.
     let mut q = at(&udp, on_suffix);
     q["newName"] = json!("negate");
     let r = c.request("textDocument/rename", q);
-    apply_edit(&r["result"]);
-    assert_eq!(check_errors(&dir), Vec::<String>::new());
-    let after = std::fs::read_to_string(&udp).unwrap();
-    assert!(
-        after.contains("usrc.negate") && !after.contains("usrc.neg;"),
-        "{after}"
-    );
+    let msg = r["error"]["message"].as_str().unwrap_or_default();
+    assert!(msg.contains("changes the syntax"), "{r}");
     assert_eq!(c.finish(), Some(0));
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -1011,5 +1007,163 @@ fn rename_a_value_written_in_assembly_text() {
         udp_before.matches("128").count()
     );
     assert_eq!(c.finish(), Some(0));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// (file, text before the name, the name, the new name, the outcome).
+type RenameCase<'a> = (&'a str, &'a str, &'a str, &'a str, Result<(), &'a str>);
+
+/// Renames one request each, from the name's declaration: (file, text before the
+/// name, the name, the new name). `Ok(())` is renamed, the spec checked with no new
+/// error or warning; `Err(part)`, refused with `part` in the reason.
+fn rename_cases(tag: &str, cases: &[RenameCase]) {
+    for (k, (file, before, name, new, want)) in cases.iter().enumerate() {
+        let dir = spec_copy(&format!("{tag}-{k}"), |_, text| text);
+        let path = dir.join(file);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let base = isa_gen::Spec::load(&[&dir]).unwrap().check();
+        let mut c = Client::start();
+        c.initialize();
+        c.open(&path, &text);
+        c.sync(&path);
+        let at_name = text
+            .find(&format!("{before}{name}"))
+            .unwrap_or_else(|| panic!("{before}{name}"))
+            + before.len();
+        let line = text[..at_name].matches('\n').count() as u32;
+        let line_start = text[..at_name].rfind('\n').map_or(0, |i| i + 1);
+        let place = (
+            line,
+            text[line_start..at_name].encode_utf16().count() as u32,
+        );
+        let mut q = at(&path, place);
+        q["newName"] = json!(new);
+        let r = c.request("textDocument/rename", q);
+        match want {
+            Ok(()) => {
+                assert!(r["result"].is_object(), "{name} → {new}: {r}");
+                apply_edit(&r["result"]);
+                let after = isa_gen::Spec::load(&[&dir]).unwrap().check();
+                assert!(
+                    !after.has_errors(),
+                    "{name} → {new}: {}",
+                    after.render_diagnostics()
+                );
+                assert_eq!(
+                    after.diagnostics.warning_count(),
+                    base.diagnostics.warning_count(),
+                    "{name} → {new}: {}",
+                    after.diagnostics.render_short(&after.sources)
+                );
+            }
+            Err(part) => {
+                let msg = r["error"]["message"].as_str().unwrap_or_default();
+                assert!(msg.contains(part), "{name} → {new}: {r}");
+            }
+        }
+        assert_eq!(c.finish(), Some(0));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+/// Names written in assembly text are renamed there too: a value of an enumeration
+/// whose fields only the opcodes declare (`UMOV.64`), an operand word (`UPR`), a named
+/// register (`PT`), an optype's mnemonic (`SHFL`).
+#[test]
+fn renames_reach_assembly_text() {
+    rename_cases(
+        "rename-asm",
+        &[
+            ("base.isa", "    32 = 0;\n    ", "64", "W64", Ok(())),
+            ("base.isa", "__DefOperandWord ", "UPR", "UPALL", Ok(())),
+            ("sync.isa", "Pred pg = ", "PT", "PTRUE", Ok(())),
+            ("sync.isa", "__DefOptype ", "SHFL", "SHUFFLE", Ok(())),
+        ],
+    );
+}
+
+/// Renames that would change what assembly means, or leave the spec disagreeing with
+/// itself, are refused with the reason.
+#[test]
+fn renames_that_change_meaning_are_refused() {
+    rename_cases(
+        "rename-refused",
+        &[
+            // The sub-field that makes `!` mean something, and one renamed to it.
+            (
+                "sync.isa",
+                "PModi pg.",
+                "not",
+                "inv",
+                Err("changes the syntax"),
+            ),
+            (
+                "udp.isa",
+                "SignModi ura.",
+                "neg",
+                "not",
+                Err("changes the syntax"),
+            ),
+            // A name of 2 KB.
+            (
+                "sync.isa",
+                "__DefOptype ",
+                "SHFL",
+                &"S".repeat(2048),
+                Err("at most 1024"),
+            ),
+        ],
+    );
+}
+
+/// A code fence left open is reported where it opens, not at a later fence it pairs
+/// with; its fix closes it before the next section.
+#[test]
+fn an_open_fence_is_reported_where_it_opens() {
+    let dir = spec_copy("open-fence", |name, text| {
+        if name == "sync.isa" {
+            text.replacen(
+                ".mode = {.IDX, .UP, .DOWN, .BFLY}\n```\n",
+                ".mode = {.IDX, .UP, .DOWN, .BFLY}\n",
+                1,
+            )
+        } else {
+            text
+        }
+    });
+    let errors = check_errors(&dir);
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    let sync = std::fs::read_to_string(dir.join("sync.isa")).unwrap();
+    let open = pos_of(&sync, "```asm", 0).0 + 1;
+    assert!(
+        errors[0].contains(&format!("sync.isa:{open}:"))
+            && errors[0].contains("unterminated code fence"),
+        "{errors:?}"
+    );
+    let checked = isa_gen::Spec::load(&[&dir]).unwrap().check();
+    let d = checked.diagnostics.errors().next().unwrap();
+    let (span, text) = &d.fixes[0].edits[0];
+    let mut fixed = sync.clone();
+    fixed.replace_range(span.range(), text);
+    std::fs::write(dir.join("sync.isa"), fixed).unwrap();
+    assert_eq!(check_errors(&dir), Vec::<String>::new());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// An undefined type as near to two types offers both (here the one just defined).
+#[test]
+fn every_equally_near_name_is_offered() {
+    let dir = spec_copy("tied", |name, text| {
+        if name == "base.isa" {
+            text.replacen("__DefRegFile Reg<", "__DefRegFile Regx<", 1)
+        } else {
+            text
+        }
+    });
+    let checked = isa_gen::Spec::load(&[&dir]).unwrap().check();
+    let d = checked.diagnostics.errors().next().unwrap();
+    let titles: Vec<&str> = d.fixes.iter().map(|f| f.title.as_str()).collect();
+    assert!(titles.contains(&"replace with `Regx`"), "{titles:?}");
+    assert!(titles.contains(&"replace with `BReg`"), "{titles:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -267,6 +267,26 @@ impl Diagnostic {
         self.with_fix(format!("replace with `{s}`"), vec![(span, s.to_string())])
     }
 
+    /// [`did_you_mean`](Self::did_you_mean) for the nearest of `candidates`, with a fix
+    /// for each other candidate as near (an editor offers them all).
+    pub fn did_you_mean_any<'a>(
+        mut self,
+        span: Span,
+        word: &str,
+        candidates: impl IntoIterator<Item = &'a str>,
+    ) -> Diagnostic {
+        let near = crate::suggest::nearest_n(word, candidates, 3);
+        let best = near.first().map(|b| crate::suggest::distance(word, b));
+        for (k, s) in near.iter().enumerate() {
+            if k == 0 {
+                self = self.did_you_mean(span, s);
+            } else if Some(crate::suggest::distance(word, s)) == best {
+                self = self.with_fix(format!("replace with `{s}`"), vec![(span, s.to_string())]);
+            }
+        }
+        self
+    }
+
     pub fn with_fix(mut self, title: impl Into<String>, edits: Vec<(Span, String)>) -> Diagnostic {
         self.fixes.push(Fix {
             title: title.into(),

@@ -148,74 +148,120 @@ fn edits(a: &Analysis, t: &Target, new: &str) -> Vec<(Span, String)> {
     out
 }
 
-/// A value or a modifier is also written in assembly text, as `.NAME`: in the code
-/// blocks (`__Syntax`, `__Examples`, …) of the definitions with a field of the value's
-/// type, or that see the field. Those are renamed too, so the lints that compare the
-/// text with the encoding stay quiet.
+/// Names the spec defines are also written in assembly text, in the code blocks
+/// (`__Syntax`, `__Examples`, …) of definitions: a value of an enumeration or a
+/// modifier as `.NAME`; a named register (`PT`), an operand word (`UPR`) or an optype's
+/// mnemonic as a bare word. Those are renamed too, in the definitions that can write
+/// them, so the lints that compare that text with the encoding stay quiet.
 fn assembly_text_edits(a: &Analysis, t: &Target, new: &str) -> Vec<(Span, String)> {
     let s = a.index.symbol(t.sym);
     if t.part != Part::Whole {
         return Vec::new();
     }
     let defs = Defs::new(&a.parsed);
-    let scope: Vec<usize> = match s.kind {
+    let with_kin = |d: usize| {
+        let mut v = defs.linearize(d);
+        v.extend(defs.descendants(d));
+        v
+    };
+    let (scope, dotted): (Vec<usize>, bool) = match s.kind {
         SymbolKind::Value => {
             let Some(ty) = s.container.map(|c| a.index.symbol(c).name.as_str()) else {
                 return Vec::new();
             };
-            (0..defs.defs.len())
+            // The definitions with a field of the type, and those above them (an
+            // optype's `__Syntax` describes the fields its opcodes declare).
+            let mut v: Vec<usize> = (0..defs.defs.len())
                 .filter(|&d| defs.fields(d).iter().any(|f| f.decl.ty.name == ty))
-                .collect()
+                .flat_map(|d| defs.linearize(d))
+                .collect();
+            v.sort_unstable();
+            v.dedup();
+            (v, !is_register_file(a, ty))
         }
         SymbolKind::Field => {
             let owner = s.container.map(|c| a.index.symbol(c).name.as_str());
             match owner.and_then(|o| defs.by_name.get(o)) {
-                Some(&d) => std::iter::once(d).chain(defs.descendants(d)).collect(),
-                None => Vec::new(),
+                Some(&d) => (with_kin(d), true),
+                None => return Vec::new(),
             }
         }
-        _ => return Vec::new(),
+        SymbolKind::Def(_) => match defs.by_name.get(s.name.as_str()) {
+            Some(&d) => (
+                std::iter::once(d).chain(defs.descendants(d)).collect(),
+                false,
+            ),
+            None => return Vec::new(),
+        },
+        SymbolKind::Word => ((0..defs.defs.len()).collect(), false),
+        SymbolKind::Type => return Vec::new(),
     };
     let mut out = Vec::new();
     for d in scope {
-        for line in defs.defs[d]
+        let lines = defs.defs[d]
             .docs
             .iter()
             .flat_map(|doc| &doc.code_blocks)
-            .flat_map(|b| &b.lines)
-        {
-            for k in dotted(&line.text, &t.old) {
+            .flat_map(|b| &b.lines);
+        for line in lines {
+            for k in tokens(&line.text, &t.old, dotted) {
                 let start = line.span.start as usize + k;
-                out.push((
-                    Span::new(line.span.file, start, start + t.old.len()),
-                    new.to_string(),
-                ));
+                let span = Span::new(line.span.file, start, start + t.old.len());
+                out.push((span, new.to_string()));
             }
         }
     }
     out
 }
 
-/// Byte offsets of `name` written as `.name` in `line` (a whole token: not part of a
-/// longer name, nor a number's fraction).
-fn dotted(line: &str, name: &str) -> Vec<usize> {
+/// Whether `ty` names a register file (its named registers are written bare).
+fn is_register_file(a: &Analysis, ty: &str) -> bool {
+    a.parsed
+        .iter()
+        .flat_map(|f| &f.items)
+        .any(|i| matches!(i, isa_gen::syntax::ast::Item::RegFile(r) if r.name.name == ty))
+}
+
+/// Byte offsets of `name` as a whole token of `line`: written `.name` if `dotted`
+/// (not the digits after a number's dot), else bare (not after a dot).
+fn tokens(line: &str, name: &str, dotted: bool) -> Vec<usize> {
     let b = line.as_bytes();
     let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
     line.match_indices(name)
         .map(|(k, _)| k)
         .filter(|&k| {
-            k >= 1
-                && b[k - 1] == b'.'
-                && !(k >= 2 && b[k - 2].is_ascii_digit())
-                && !b.get(k + name.len()).is_some_and(|&c| ident(c))
+            let before = k.checked_sub(1).map(|i| b[i]);
+            let lead = match before {
+                Some(b'.') => dotted && !(k >= 2 && b[k - 2].is_ascii_digit()),
+                Some(c) => !dotted && !ident(c),
+                None => !dotted,
+            };
+            lead && !b.get(k + name.len()).is_some_and(|&c| ident(c))
         })
         .collect()
 }
+
+/// Longest name a rename accepts.
+const MAX_NAME: usize = 1024;
 
 /// The new name is a name of the right form, and no other name of its kind in its
 /// scope has it.
 fn valid_name(a: &Analysis, t: &Target, new: &str) -> Result<(), String> {
     let s = a.index.symbol(t.sym);
+    if new.len() > MAX_NAME {
+        return Err(format!(
+            "a name of {} bytes (at most {MAX_NAME})",
+            new.len()
+        ));
+    }
+    // These sub-fields give an operand's prefix its meaning (`!P0`, `-URa`, `~Rb`).
+    const MEANING: [&str; 3] = ["not", "neg", "bitnot"];
+    if t.part == Part::Suffix && (MEANING.contains(&t.old.as_str()) || MEANING.contains(&new)) {
+        return Err(format!(
+            "`.{}` gives an operand's prefix its meaning in assembly (`.not` is `!`, `.neg` `-`, `.bitnot` `~`): renaming it changes the syntax",
+            if MEANING.contains(&new) { new } else { t.old.as_str() }
+        ));
+    }
     let ident = new.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
         && new.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
     // Values may be numbers (`.64`).
@@ -263,9 +309,10 @@ fn field_taken(a: &Analysis, sym: SymbolId, name: &str) -> Option<&'static str> 
         .then_some("a field of a definition that has this one")
 }
 
-/// Checks the spec with the edits applied: refused if it has errors the spec did not
-/// have (a collision the name checks above do not foresee, e.g. a value renamed to
-/// the name of a field it is compared beside).
+/// Checks the spec with the edits applied: refused if it has more errors or more
+/// warnings than the spec had (a collision the name checks above do not foresee, e.g.
+/// a value renamed to the name of a field it is compared beside, or text the rename
+/// cannot reach, such as a sibling's own field of the same name).
 fn recheck(a: &Analysis, edits: &[(Span, String)]) -> Result<(), String> {
     let texts = apply(a, edits.iter().map(|(s, t)| (*s, t.as_str())));
     let checked = isa_gen::Spec::from_texts(
@@ -276,21 +323,34 @@ fn recheck(a: &Analysis, edits: &[(Span, String)]) -> Result<(), String> {
             .map(|((_, f), t)| (f.name.as_str(), t.as_str())),
     )
     .check();
-    let before = a.checked.diagnostics.error_count();
-    if checked.diagnostics.error_count() > before {
-        let first = checked
-            .diagnostics
-            .errors()
-            .find(|d| {
-                !a.checked
-                    .diagnostics
-                    .errors()
-                    .any(|e| e.message == d.message)
-            })
-            .or_else(|| checked.diagnostics.errors().next());
+    let (old, new) = (&a.checked.diagnostics, &checked.diagnostics);
+    for (worse, what, errors) in [
+        (
+            new.error_count() > old.error_count(),
+            "would not check",
+            true,
+        ),
+        (
+            new.warning_count() > old.warning_count(),
+            "would warn",
+            false,
+        ),
+    ] {
+        if !worse {
+            continue;
+        }
+        let first = new
+            .items
+            .iter()
+            .filter(|d| d.is_error() == errors)
+            .find(|d| !old.items.iter().any(|e| e.message == d.message));
         return Err(match first {
-            Some(d) => format!("the renamed spec would not check: {}", d.message),
-            None => "the renamed spec would not check".into(),
+            Some(d) => format!(
+                "the renamed spec {what}: {}: {}",
+                checked.sources.location(d.span),
+                d.message
+            ),
+            None => format!("the renamed spec {what}"),
         });
     }
     Ok(())

@@ -49,7 +49,7 @@ pub fn hints(a: &Analysis, file: FileId, range: (usize, usize)) -> Vec<InlayHint
                     1 => format!("bit {lo}"),
                     _ => format!("bits {lo}–{}", lo.saturating_add(w - 1)),
                 };
-                out.push(hint(a, after_angle(a, f.width.span), label, None, true));
+                out.push(hint(a, after_char(a, f.width.span, '>'), label, None, true));
             }
             let Some(me) = me else { continue };
             if matches!(f.init, FieldInit::None) && within(f.name.span.end) {
@@ -60,7 +60,7 @@ pub fn hints(a: &Analysis, file: FileId, range: (usize, usize)) -> Vec<InlayHint
             }
         }
         if let (Some(me), DefKind::Opcode) = (me, def.kind) {
-            if within(def.span.end) {
+            if within(def.span.start) || within(def.span.end) {
                 let fixed: Vec<String> = defs
                     .fields(me)
                     .iter()
@@ -80,9 +80,14 @@ pub fn hints(a: &Analysis, file: FileId, range: (usize, usize)) -> Vec<InlayHint
                     })
                     .collect();
                 if !fixed.is_empty() {
+                    // After the parents' `]` (before any comment), else after the name.
+                    let at = match def.parents.last() {
+                        Some(p) => after_char(a, p.span, ']'),
+                        None => def.name.span,
+                    };
                     out.push(hint(
                         a,
-                        def.span,
+                        at,
                         fixed.join(", "),
                         Some("fixed values inherited from its optype and groups".into()),
                         false,
@@ -114,16 +119,17 @@ fn inherited_init(defs: &Defs, def: usize, name: &str) -> Option<(String, String
     Some((text, from.name.name.clone()))
 }
 
-/// The end of `field<start, width>`: just past the `>` after the width.
-fn after_angle(a: &Analysis, width: Span) -> Span {
-    let text = a.text(width.file);
-    let rest = &text[width.end as usize..];
-    let gap = rest.find('>').filter(|&k| rest[..k].trim().is_empty());
-    let end = width.end + gap.map_or(0, |k| k as u32 + 1);
+/// Just past the `close` that follows `span` after blanks (else the end of `span`):
+/// the `>` of `field<start, width>`, the `]` of a header's parents.
+fn after_char(a: &Analysis, span: Span, close: char) -> Span {
+    let text = a.text(span.file);
+    let rest = &text[span.end as usize..];
+    let gap = rest.find(close).filter(|&k| rest[..k].trim().is_empty());
+    let end = span.end + gap.map_or(0, |k| k as u32 + 1);
     Span {
         start: end,
         end,
-        ..width
+        ..span
     }
 }
 

@@ -621,8 +621,10 @@ impl<'a> Parser<'a, '_> {
             let line = self.lines[self.pos].text;
             match (&in_fence, header_of(line)) {
                 (None, Some(_)) => break,
-                // A definition header inside a fence: the fence was never closed.
-                (Some(_), Some((_, h))) if is_definition_header(h) => break,
+                // A definition or section header inside a fence: the fence was never
+                // closed (else it would swallow the sections up to the next fence, and
+                // the error would show at a later, innocent fence).
+                (Some(_), Some((_, h))) if h != Header::Unknown => break,
                 _ => {}
             }
             self.pos += 1;
@@ -683,8 +685,10 @@ impl<'a> Parser<'a, '_> {
             let line = self.lines[self.pos].text;
             match (&fence, header_of(line)) {
                 (None, Some(_)) => break,
-                // A definition header inside a fence: the fence was never closed.
-                (Some(_), Some((_, h))) if is_definition_header(h) => break,
+                // A definition or section header inside a fence: the fence was never
+                // closed (else it would swallow the sections up to the next fence, and
+                // the error would show at a later, innocent fence).
+                (Some(_), Some((_, h))) if h != Header::Unknown => break,
                 _ => {}
             }
             self.pos += 1;

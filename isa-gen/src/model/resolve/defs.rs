@@ -69,9 +69,7 @@ impl<'a> Resolver<'a> {
                             .iter()
                             .filter(|d| d.kind != DefKind::Opcode)
                             .map(|d| d.name.as_str());
-                        if let Some(s) = crate::suggest::nearest(&p.name, names) {
-                            diag = diag.did_you_mean(p.span, s);
-                        }
+                        diag = diag.did_you_mean_any(p.span, &p.name, names);
                         self.first_use(UnknownKind::Parent, p, diag);
                     }
                 }

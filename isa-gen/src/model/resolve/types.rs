@@ -351,10 +351,8 @@ impl<'a> Resolver<'a> {
         }
         let mut d = Diagnostic::error(name.span, format!("unknown type `{}`", name.name))
             .with_label("not defined in any spec file");
-        let names: Vec<&str> = self.model.types.iter().map(|t| t.name.as_str()).collect();
-        if let Some(s) = crate::suggest::nearest(&name.name, names.iter().copied()) {
-            d = d.did_you_mean(name.span, s);
-        }
+        let names = self.model.types.iter().map(|t| t.name.as_str());
+        d = d.did_you_mean_any(name.span, &name.name, names);
         self.first_use(UnknownKind::Type, name, d);
     }
 
