@@ -2,8 +2,12 @@
 //!
 //! One page per optype (its spec text, then every opcode with an encoding diagram,
 //! assembly form, operand, modifier, field and exception tables), a page per group,
-//! a page of types, and an index with a filter box. Every page is self-contained (inline
-//! CSS, inline SVG, a few lines of inline JavaScript) and works opened from disk.
+//! a page of types, and an index with a filter box. Pages share three files written
+//! once beside them: the style sheet, the script, and the sidebar's entries
+//! (`search-index.js`), so a page's size does not grow with the spec (the sidebar lists
+//! every optype: copied into each page, the reference grew as the square of the spec).
+//! Everything works opened from disk (`file://`); a page read without JavaScript keeps
+//! its content and links to the index.
 //!
 //! Nothing here is retyped from the spec: every fact comes from the checked model, the
 //! prose from the authors' Markdown (rendered by pulldown-cmark), the example encodings
@@ -47,7 +51,7 @@ pub fn run(paths: &[PathBuf], dir: &Path) -> Result<ExitCode, String> {
         return Ok(ExitCode::from(1));
     };
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    for p in &site.pages {
+    for p in site.shared.iter().chain(&site.pages) {
         let path = dir.join(&p.file);
         std::fs::write(&path, &p.html).map_err(|e| format!("{}: {e}", path.display()))?;
     }
@@ -66,9 +70,12 @@ pub struct Page {
     pub html: String,
 }
 
-/// Every page of the reference.
+/// Every page of the reference, and the files they share.
 pub struct Site {
+    /// The HTML pages.
     pub pages: Vec<Page>,
+    /// The style sheet, the script and the search index every page links.
+    pub shared: Vec<Page>,
 }
 
 /// Builds the reference, or None when the spec has errors.
@@ -102,7 +109,21 @@ pub fn site(checked: &Checked) -> Option<Site> {
         file: "opcode-map.html".into(),
         html: cx.opcode_map_page(),
     });
-    Some(Site { pages })
+    let shared = vec![
+        Page {
+            file: html::STYLE_FILE.into(),
+            html: html::CSS.trim_start().into(),
+        },
+        Page {
+            file: html::SCRIPT_FILE.into(),
+            html: html::JS.trim_start().into(),
+        },
+        Page {
+            file: html::INDEX_FILE.into(),
+            html: html::search_index(&cx.nav),
+        },
+    ];
+    Some(Site { pages, shared })
 }
 
 fn group_file(name: &str) -> String {
@@ -537,7 +558,7 @@ impl<'a> Cx<'a> {
         for s in docs.iter().filter(|s| s.kind > DocKind::ModifierInfo) {
             m.push_str(&self.doc_section(s, &file, 2));
         }
-        html::page(&d.name, &html::nav(&self.nav, &file), &m)
+        html::page(&d.name, &file, &m)
     }
 
     fn opcode_section(&self, i: usize, page: &str, under_optype: bool) -> String {
@@ -995,7 +1016,7 @@ impl<'a> Cx<'a> {
             m.push_str(&links.join(" "));
             m.push_str("</p>");
         }
-        html::page(&d.name, &html::nav(&self.nav, &file), &m)
+        html::page(&d.name, &file, &m)
     }
 
     fn types_page(&self) -> String {
@@ -1107,7 +1128,7 @@ impl<'a> Cx<'a> {
             }
             m.push_str("</section>");
         }
-        html::page("Types", &html::nav(&self.nav, "types.html"), &m)
+        html::page("Types", "types.html", &m)
     }
 
     fn index_page(&self) -> String {
@@ -1217,7 +1238,7 @@ impl<'a> Cx<'a> {
             }
             m.push_str("</ul></details>");
         }
-        html::page("Index", &html::nav(&self.nav, "index.html"), &m)
+        html::page("Index", "index.html", &m)
     }
 }
 

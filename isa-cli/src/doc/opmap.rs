@@ -146,23 +146,10 @@ fn beyond(model: &Model, i: usize, head: u128) -> String {
 impl Cx<'_> {
     pub(super) fn opcode_map_page(&self) -> String {
         let model = self.model;
-        let mut m = String::from(
-            r#"<header id="top"><h1>Opcode map</h1></header><style>
-table.opmap{border-collapse:collapse;display:table;font-size:.8rem}
-.opmap th,.opmap td{border:1px solid var(--line);padding:.15em .3em;min-width:4.2em;vertical-align:top}
-.opmap th{position:sticky;top:0;white-space:nowrap}
-.opmap th.row{position:static;text-align:right;font-family:ui-monospace,monospace}
-.opmap td.free{background:repeating-linear-gradient(45deg,#fff 0 3px,#eef0f3 3px 6px);color:var(--muted);text-align:center}
-.opmap td.used a{display:block;font-family:ui-monospace,monospace;white-space:nowrap}
-.opmap td.shared{outline:2px solid #cf222e;outline-offset:-2px}
-.opmap .x{display:block;color:var(--muted);font-size:.85em}
-.opmap tr.gap th,.opmap tr.gap td{text-align:center;color:var(--muted);font-style:italic;background:var(--side)}
-.opmap-files span{margin-right:1em}
-</style>"#,
-        );
+        let mut m = String::from(r#"<header id="top"><h1>Opcode map</h1></header>"#);
         let Some((rows, cols)) = axes(model) else {
             m.push_str("<p>No opcode fixes any bits: there is no head to draw.</p>");
-            return html::page("Opcode map", &html::nav(&self.nav, "opcode-map.html"), &m);
+            return html::page("Opcode map", "opcode-map.html", &m);
         };
         let head = rows.mask() | cols.as_ref().map_or(0, Axis::mask);
         let _ = write!(
@@ -310,7 +297,7 @@ table.opmap{border-collapse:collapse;display:table;font-size:.8rem}
             "<p class=\"meta\" id=\"opmap-summary\">{} opcodes · {used_cells} cells used · {free_cells} free</p>",
             model.opcodes.len()
         );
-        html::page("Opcode map", &html::nav(&self.nav, "opcode-map.html"), &m)
+        html::page("Opcode map", "opcode-map.html", &m)
     }
 }
 
