@@ -22,7 +22,7 @@ pub mod text;
 #[cfg(test)]
 mod tests;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -157,6 +157,10 @@ struct Cx<'a> {
     urls: HashMap<String, String>,
     /// Page file of each opcode.
     opcode_page: Vec<String>,
+    /// The opcodes of each optype, in order.
+    optype_ops: HashMap<DefId, Vec<usize>>,
+    /// The names of the groups.
+    groups: HashSet<String>,
     nav: Vec<NavItem>,
     /// Examples written anywhere that assemble as each opcode: (owner, line, word).
     examples_of: Vec<Vec<(String, String, u128)>>,
@@ -165,12 +169,21 @@ struct Cx<'a> {
 impl<'a> Cx<'a> {
     fn new(checked: &'a Checked, model: &'a Model) -> Cx<'a> {
         let asm = Assembler::new(model);
+        // The opcode of each opcode definition, the opcodes of each optype (in order).
+        let mut opcode_of_def: HashMap<DefId, usize> = HashMap::new();
+        let mut optype_ops: HashMap<DefId, Vec<usize>> = HashMap::new();
+        for (k, o) in model.opcodes.iter().enumerate() {
+            opcode_of_def.entry(o.def).or_insert(k);
+            if let Some(d) = o.optype {
+                optype_ops.entry(d).or_default().push(k);
+            }
+        }
         let mut page_keys = Vec::new();
         for (i, d) in model.defs.iter().enumerate() {
             match d.kind {
                 DefKind::Optype => page_keys.push(PageKey::Optype(DefId(i))),
                 DefKind::Opcode => {
-                    if let Some(k) = model.opcodes.iter().position(|o| o.def == DefId(i)) {
+                    if let Some(&k) = opcode_of_def.get(&DefId(i)) {
                         if model.opcodes[k].optype.is_none() {
                             page_keys.push(PageKey::Orphan(k));
                         }
@@ -179,6 +192,12 @@ impl<'a> Cx<'a> {
                 DefKind::Group => {}
             }
         }
+        let groups = model
+            .defs
+            .iter()
+            .filter(|d| d.kind == DefKind::Group)
+            .map(|d| d.name.clone())
+            .collect();
         let opcode_page: Vec<String> = model
             .opcodes
             .iter()
@@ -215,6 +234,8 @@ impl<'a> Cx<'a> {
             page_keys,
             urls,
             opcode_page,
+            optype_ops,
+            groups,
             nav: Vec::new(),
             examples_of: vec![Vec::new(); model.opcodes.len()],
         };
@@ -240,9 +261,7 @@ impl<'a> Cx<'a> {
     /// The opcodes a page shows.
     fn opcodes_of(&self, key: PageKey) -> Vec<usize> {
         match key {
-            PageKey::Optype(d) => (0..self.model.opcodes.len())
-                .filter(|&i| self.model.opcodes[i].optype == Some(d))
-                .collect(),
+            PageKey::Optype(d) => self.optype_ops.get(&d).cloned().unwrap_or_default(),
             PageKey::Orphan(i) => vec![i],
         }
     }
@@ -356,12 +375,7 @@ impl<'a> Cx<'a> {
                     url.clone()
                 });
             }
-            let is_group = self
-                .model
-                .defs
-                .iter()
-                .any(|d| d.kind == DefKind::Group && d.name == name);
-            (file != page && !is_group).then(|| url.clone())
+            (file != page && !self.groups.contains(name)).then(|| url.clone())
         }
     }
 
@@ -1022,18 +1036,15 @@ impl<'a> Cx<'a> {
     fn types_page(&self) -> String {
         let model = self.model;
         // Where each type is used: optype (or opcode) names.
-        let mut used: Vec<Vec<String>> = vec![Vec::new(); model.types.len()];
-        for (i, op) in model.opcodes.iter().enumerate() {
-            let owner = op
-                .optype
-                .map_or(op.name.clone(), |d| model.def(d).name.clone());
+        let mut used: Vec<Vec<&str>> = vec![Vec::new(); model.types.len()];
+        let mut seen: HashSet<(usize, &str)> = HashSet::new();
+        for op in &model.opcodes {
+            let owner = op.optype.map_or(op.name.as_str(), |d| &model.def(d).name);
             for f in &op.fields {
-                let u = &mut used[f.ty.0];
-                if !u.contains(&owner) {
-                    u.push(owner.clone());
+                if seen.insert((f.ty.0, owner)) {
+                    used[f.ty.0].push(owner);
                 }
             }
-            let _ = i;
         }
         let mut m = String::from(
             r#"<header id="top"><p class="crumbs"><a href="index.html">Index</a></p><h1>Types</h1></header><p>Every type the fields use: bit-field enumerations (only the listed codes are defined), register files, immediates and constant-memory operands.</p><nav class="toc" aria-label="Types">"#,
