@@ -13,6 +13,11 @@
 # -v`; best of DOC_ROUNDS runs, default 3, a run over 10 s once). A fresh output
 # directory each run. Sizes: DOC_OPCODES (space-separated, default 1024 2048 4096 8192).
 # A run over DOC_TIMEOUT seconds (default 120) is stopped and shown as `>T`.
+# DOC_OUT: where the outputs are written (default a temporary directory under $TMPDIR or
+# /tmp); DOC_OUT=/dev/shm leaves the disk out: on ext4, creating thousands of files
+# right after deleting a few thousand others (the run before: gigabytes of them before
+# the fix) spends seconds in the kernel's inode allocator (`recently_deleted`), which
+# is the file system's time, not `isa doc`'s.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -24,11 +29,12 @@ fi
 rounds=${DOC_ROUNDS:-3}
 limit=${DOC_TIMEOUT:-120}
 dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
+outs=$(mktemp -d -p "${DOC_OUT:-${TMPDIR:-/tmp}}")
+trap 'rm -rf "$dir" "$outs"' EXIT
 
 # One run: prints `seconds peak_kB bytes largest_file_bytes largest_optype_page_bytes`.
 run() {
-    local bin=$1 spec=$2 out="$dir/site" code=0
+    local bin=$1 spec=$2 out="$outs/site" code=0
     rm -rf "$out"
     timeout "$limit" /usr/bin/time -v -o "$dir/time" "$bin" doc "$spec" -o "$out" \
         >"$dir/log" 2>&1 || code=$?
@@ -47,6 +53,7 @@ run() {
     printf ' %s %s %s\n' "$(du -sb "$out" | cut -f1)" \
         "$(find "$out" -type f -printf '%s\n' | sort -n | tail -1)" \
         "$(find "$out" -name 'OP*.html' -printf '%s\n' | sort -n | tail -1)"
+    rm -rf "$out"
 }
 
 mb() { awk -v b="$1" 'BEGIN { printf "%.1f MB", b / 1e6 }'; }
