@@ -13,6 +13,8 @@
 #    scripts ran and asserts the page's script finished (`data-js="ok"` on <html>)
 #    with no uncaught error in the console log;
 # 4. opens the index with `?q=shfl` and asserts the filter hid the non-matching entries;
+#    checks that a page's sidebar is built from the shared search-index.js (the page as
+#    written carries only links to the index) and filters there too;
 # 5. draws the divergence timeline of docs/examples/divergence.s (`isa run --timeline`),
 #    screenshots it (not blank, as above) and checks the SVG Chromium loaded: well-formed,
 #    no parser error, 32 lane rows in every band, a column per step.
@@ -225,6 +227,45 @@ print(f"filter ?q=shfl: {len(shown)} entries shown, {len(hidden)} hidden")
 if not shown or bad or len(hidden) < len(items) // 2:
     print(f"FAIL filter: shown {shown[:5]}, wrongly shown {bad[:5]}", file=sys.stderr)
     sys.exit(1)
+PY
+
+# The sidebar comes from the shared script: SHFL.html as written carries no list (only
+# links to the index, types and opcode map, what a reader without JavaScript gets);
+# after its scripts ran, it lists every entry of search-index.js, SHFL marked as the
+# current page. The filter works there too: `BRA.html?q=shfl` hides the sidebar's other
+# entries.
+chrome --dump-dom "file://$site/BRA.html?q=shfl" >"$out/filter-page.dom.html" 2>"$out/filter-page.log" || true
+python3 - "$site" "$out/SHFL.dom.html" "$out/filter-page.dom.html" <<'PY' || fail=1
+import json, re, sys
+site = sys.argv[1]
+raw = open(f"{site}/SHFL.html", encoding="utf-8").read()
+js = open(f"{site}/search-index.js", encoding="utf-8").read()
+nav = json.loads(js.split("window.ISA_NAV = ", 1)[1].rstrip().rstrip(";"))
+want = [e[0] for _, entries in nav for e in entries]
+
+def side(html):
+    m = re.search(r'<nav class="side".*?</nav>', html, re.S)
+    return m.group(0) if m else ""
+
+ok = True
+written = side(raw)
+if "data-k" in written or 'href="index.html"' not in written:
+    print("FAIL sidebar: SHFL.html as written copies the list or has no link to the index", file=sys.stderr)
+    ok = False
+built = side(open(sys.argv[2], encoding="utf-8").read())
+links = re.findall(r'<li data-k="[^"]*"[^>]*><a href="([^"]*)"', built)
+current = re.findall(r'<a href="([^"]*)" aria-current="page"', built)
+print(f"sidebar: {len(links)} entries built from search-index.js ({len(want)} there), current {current}")
+if links != want or current != ["SHFL.html"] or "navfallback" in built:
+    print(f"FAIL sidebar: built {links[:5]}…, want {want[:5]}…", file=sys.stderr)
+    ok = False
+items = re.findall(r'<li data-k="([^"]*)"( hidden="")?', side(open(sys.argv[3], encoding="utf-8").read()))
+shown = [k for k, h in items if not h]
+print(f"filter BRA.html?q=shfl: {len(shown)} sidebar entries shown of {len(items)}")
+if not shown or any("shfl" not in k for k in shown) or len(items) != len(want):
+    print(f"FAIL filter on a page: shown {shown[:5]}", file=sys.stderr)
+    ok = False
+sys.exit(0 if ok else 1)
 PY
 
 # The divergence timeline: an SVG file as `isa run --timeline` writes it. One left

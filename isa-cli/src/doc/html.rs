@@ -1,5 +1,6 @@
-//! HTML building blocks: escaping, the spec's Markdown through pulldown-cmark, and the
-//! page shell with its inline style sheet and script (no network, no external files).
+//! HTML building blocks: escaping, the spec's Markdown through pulldown-cmark, the page
+//! shell, and the files all pages share: the style sheet, the script and the sidebar's
+//! entries (`search-index.js`). No network: every page works opened from disk.
 
 use pulldown_cmark::{CodeBlockKind, CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
 
@@ -241,7 +242,7 @@ fn shift_level(l: HeadingLevel, shift: u8) -> HeadingLevel {
     }
 }
 
-/// One entry of the navigation list (on every page) and of the index.
+/// One entry of the navigation list (in the shared search index) and of the index.
 pub struct NavItem {
     pub href: String,
     pub label: String,
@@ -253,45 +254,55 @@ pub struct NavItem {
     pub section: String,
 }
 
-/// The navigation sidebar with the filter box.
-pub fn nav(items: &[NavItem], current: &str) -> String {
+/// The shared files every page links (relative names, beside the pages).
+pub const STYLE_FILE: &str = "style.css";
+pub const SCRIPT_FILE: &str = "nav.js";
+pub const INDEX_FILE: &str = "search-index.js";
+
+/// The sidebar as each page carries it: the link home, the filter box and links to the
+/// index, types and opcode map. The list of optypes is not copied into every page (it
+/// grows with the spec): `nav.js` builds it from `search-index.js` on load, and hides
+/// the short list of links it replaces. Without JavaScript the sidebar is those links.
+pub fn nav() -> &'static str {
+    r#"<nav class="side" aria-label="Optypes"><div class="navhead"><a class="home" href="index.html">ISA reference</a><input id="q" type="search" placeholder="Filter (press /)" aria-label="Filter the list" autocomplete="off"><p id="qcount" class="count" aria-live="polite"></p></div><ul class="navlist navfallback"><li><a href="index.html">Index of optypes</a></li><li><a href="types.html">Types</a></li><li><a href="opcode-map.html">Opcode map</a></li></ul></nav>"#
+}
+
+/// `search-index.js`: the sidebar's entries, grouped under their headings, as a script
+/// that assigns a global (read under `file://`, where a page may not fetch JSON):
+/// `window.ISA_NAV = [[heading, [[href, label, note, keys], ...]], ...];`.
+pub fn search_index(items: &[NavItem]) -> String {
+    let q = |s: &str| serde_json::to_string(s).expect("a string serialises");
     let mut s = String::from(
-        r#"<nav class="side" aria-label="Optypes"><div class="navhead"><a class="home" href="index.html">ISA reference</a><input id="q" type="search" placeholder="Filter (press /)" aria-label="Filter the list" autocomplete="off"><p id="qcount" class="count" aria-live="polite"></p></div>"#,
+        "// The ISA reference's sidebar and filter entries (written by `isa doc`; read by nav.js).\nwindow.ISA_NAV = [",
     );
-    let mut section = None;
+    let mut section: Option<&str> = None;
     for it in items {
-        if section != Some(&it.section) {
+        if section != Some(it.section.as_str()) {
             if section.is_some() {
-                s.push_str("</ul>");
+                s.push_str("\n]],");
             }
-            s.push_str(&format!(
-                r#"<h2 class="navsec">{}</h2><ul class="navlist">"#,
-                esc(&it.section)
-            ));
+            s.push_str(&format!("\n[{}, [", q(&it.section)));
             section = Some(&it.section);
+        } else {
+            s.push(',');
         }
         s.push_str(&format!(
-            r#"<li data-k="{}"><a href="{}"{}>{}</a> <span class="n">{}</span></li>"#,
-            esc(&it.keys),
-            esc(&it.href),
-            if it.href == current {
-                r#" aria-current="page""#
-            } else {
-                ""
-            },
-            esc(&it.label),
-            esc(&it.note)
+            "\n[{}, {}, {}, {}]",
+            q(&it.href),
+            q(&it.label),
+            q(&it.note),
+            q(&it.keys)
         ));
     }
     if section.is_some() {
-        s.push_str("</ul>");
+        s.push_str("\n]]");
     }
-    s.push_str("</nav>");
+    s.push_str("\n];\n");
     s
 }
 
-/// A whole page.
-pub fn page(title: &str, nav: &str, main: &str) -> String {
+/// A whole page, `file` its own name (the sidebar marks it as the current page).
+pub fn page(title: &str, file: &str, main: &str) -> String {
     format!(
         r#"<!DOCTYPE html>
 <html lang="en">
@@ -300,18 +311,21 @@ pub fn page(title: &str, nav: &str, main: &str) -> String {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="generator" content="isa doc">
 <title>{title} — ISA reference</title>
-<style>{CSS}</style>
+<link rel="stylesheet" href="{STYLE_FILE}">
 </head>
-<body>
+<body data-page="{file}">
 {nav}
 <main>
 {main}
 </main>
-<script>{JS}</script>
+<script src="{INDEX_FILE}"></script>
+<script src="{SCRIPT_FILE}"></script>
 </body>
 </html>
 "#,
-        title = esc(title)
+        title = esc(title),
+        file = esc(file),
+        nav = nav(),
     )
 }
 
@@ -388,15 +402,51 @@ svg.enc .rl{font-size:10px;fill:#8c959f;font-style:italic}
 .index-list .ops{font-size:.82em;margin-top:.2rem}
 .index-list .ops a{margin-right:.4em}
 #q2{width:100%;max-width:32rem;padding:.55em .7em;font:inherit;font-size:1.05rem;border:1px solid var(--line);border-radius:6px}
+html:not([data-js]) #q,html:not([data-js]) #q2{display:none}
+.navfallback{margin-top:.8rem}
+table.opmap{border-collapse:collapse;display:table;font-size:.8rem}
+.opmap th,.opmap td{border:1px solid var(--line);padding:.15em .3em;min-width:4.2em;vertical-align:top}
+.opmap th{position:sticky;top:0;white-space:nowrap}
+.opmap th.row{position:static;text-align:right;font-family:ui-monospace,monospace}
+.opmap td.free{background:repeating-linear-gradient(45deg,#fff 0 3px,#eef0f3 3px 6px);color:var(--muted);text-align:center}
+.opmap td.used a{display:block;font-family:ui-monospace,monospace;white-space:nowrap}
+.opmap td.shared{outline:2px solid #cf222e;outline-offset:-2px}
+.opmap .x{display:block;color:var(--muted);font-size:.85em}
+.opmap tr.gap th,.opmap tr.gap td{text-align:center;color:var(--muted);font-style:italic;background:var(--side)}
+.opmap-files span{margin-right:1em}
 @media (max-width:800px){body{display:block}nav.side{position:static;height:auto;max-height:40vh;border-right:none;border-bottom:1px solid var(--line)}main{padding:1rem}}
 @media print{nav.side{display:none}}
 "#;
 
-/// Filters every `[data-k]` element by the words typed in `#q` (and `#q2` on the index):
-/// all words must occur. `/` focuses the filter, Enter opens the first match; the filter
-/// survives moving between pages (sessionStorage) and `?q=words` in the URL sets it. Sets `data-js="ok"` on `<html>` when it ran (the browser check looks for it).
+/// `nav.js`: builds the sidebar's list from `window.ISA_NAV` (`search-index.js`),
+/// marking the page named by `<body data-page>` as current, in place of the short list
+/// of links the page carries. Then filters every `[data-k]` element by the words typed
+/// in `#q` (and `#q2` on the index): all words must occur. `/` focuses the filter, Enter
+/// opens the first match; the filter survives moving between pages (sessionStorage) and
+/// `?q=words` in the URL sets it. Sets `data-js="ok"` on `<html>` when it ran (the
+/// browser check looks for it).
 pub const JS: &str = r#"
 (function(){
+  var data=window.ISA_NAV,side=document.querySelector('nav.side');
+  var page=document.body.getAttribute('data-page')||'';
+  if(side&&Array.isArray(data)){
+    var frag=document.createDocumentFragment();
+    data.forEach(function(sec){
+      var h=document.createElement('h2');h.className='navsec';h.textContent=sec[0];
+      var ul=document.createElement('ul');ul.className='navlist';
+      sec[1].forEach(function(it){
+        var li=document.createElement('li');li.setAttribute('data-k',it[3]);
+        var a=document.createElement('a');a.setAttribute('href',it[0]);a.textContent=it[1];
+        if(it[0]===page)a.setAttribute('aria-current','page');
+        li.appendChild(a);
+        if(it[2]){var n=document.createElement('span');n.className='n';n.textContent=it[2];li.appendChild(document.createTextNode(' '));li.appendChild(n);}
+        ul.appendChild(li);
+      });
+      frag.appendChild(h);frag.appendChild(ul);
+    });
+    var fb=side.querySelector('.navfallback');if(fb)side.removeChild(fb);
+    side.appendChild(frag);
+  }
   var inputs=[document.getElementById('q'),document.getElementById('q2')].filter(Boolean);
   var items=Array.prototype.slice.call(document.querySelectorAll('[data-k]'));
   var count=document.getElementById('qcount');

@@ -2,8 +2,12 @@
 //!
 //! One page per optype (its spec text, then every opcode with an encoding diagram,
 //! assembly form, operand, modifier, field and exception tables), a page per group,
-//! a page of types, and an index with a filter box. Every page is self-contained (inline
-//! CSS, inline SVG, a few lines of inline JavaScript) and works opened from disk.
+//! a page of types, and an index with a filter box. Pages share three files written
+//! once beside them: the style sheet, the script, and the sidebar's entries
+//! (`search-index.js`), so a page's size does not grow with the spec (the sidebar lists
+//! every optype: copied into each page, the reference grew as the square of the spec).
+//! Everything works opened from disk (`file://`); a page read without JavaScript keeps
+//! its content and links to the index.
 //!
 //! Nothing here is retyped from the spec: every fact comes from the checked model, the
 //! prose from the authors' Markdown (rendered by pulldown-cmark), the example encodings
@@ -18,7 +22,7 @@ pub mod text;
 #[cfg(test)]
 mod tests;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -47,7 +51,7 @@ pub fn run(paths: &[PathBuf], dir: &Path) -> Result<ExitCode, String> {
         return Ok(ExitCode::from(1));
     };
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    for p in &site.pages {
+    for p in site.shared.iter().chain(&site.pages) {
         let path = dir.join(&p.file);
         std::fs::write(&path, &p.html).map_err(|e| format!("{}: {e}", path.display()))?;
     }
@@ -66,9 +70,12 @@ pub struct Page {
     pub html: String,
 }
 
-/// Every page of the reference.
+/// Every page of the reference, and the files they share.
 pub struct Site {
+    /// The HTML pages.
     pub pages: Vec<Page>,
+    /// The style sheet, the script and the search index every page links.
+    pub shared: Vec<Page>,
 }
 
 /// Builds the reference, or None when the spec has errors.
@@ -102,7 +109,21 @@ pub fn site(checked: &Checked) -> Option<Site> {
         file: "opcode-map.html".into(),
         html: cx.opcode_map_page(),
     });
-    Some(Site { pages })
+    let shared = vec![
+        Page {
+            file: html::STYLE_FILE.into(),
+            html: html::CSS.trim_start().into(),
+        },
+        Page {
+            file: html::SCRIPT_FILE.into(),
+            html: html::JS.trim_start().into(),
+        },
+        Page {
+            file: html::INDEX_FILE.into(),
+            html: html::search_index(&cx.nav),
+        },
+    ];
+    Some(Site { pages, shared })
 }
 
 fn group_file(name: &str) -> String {
@@ -136,6 +157,10 @@ struct Cx<'a> {
     urls: HashMap<String, String>,
     /// Page file of each opcode.
     opcode_page: Vec<String>,
+    /// The opcodes of each optype, in order.
+    optype_ops: HashMap<DefId, Vec<usize>>,
+    /// The names of the groups.
+    groups: HashSet<String>,
     nav: Vec<NavItem>,
     /// Examples written anywhere that assemble as each opcode: (owner, line, word).
     examples_of: Vec<Vec<(String, String, u128)>>,
@@ -144,12 +169,21 @@ struct Cx<'a> {
 impl<'a> Cx<'a> {
     fn new(checked: &'a Checked, model: &'a Model) -> Cx<'a> {
         let asm = Assembler::new(model);
+        // The opcode of each opcode definition, the opcodes of each optype (in order).
+        let mut opcode_of_def: HashMap<DefId, usize> = HashMap::new();
+        let mut optype_ops: HashMap<DefId, Vec<usize>> = HashMap::new();
+        for (k, o) in model.opcodes.iter().enumerate() {
+            opcode_of_def.entry(o.def).or_insert(k);
+            if let Some(d) = o.optype {
+                optype_ops.entry(d).or_default().push(k);
+            }
+        }
         let mut page_keys = Vec::new();
         for (i, d) in model.defs.iter().enumerate() {
             match d.kind {
                 DefKind::Optype => page_keys.push(PageKey::Optype(DefId(i))),
                 DefKind::Opcode => {
-                    if let Some(k) = model.opcodes.iter().position(|o| o.def == DefId(i)) {
+                    if let Some(&k) = opcode_of_def.get(&DefId(i)) {
                         if model.opcodes[k].optype.is_none() {
                             page_keys.push(PageKey::Orphan(k));
                         }
@@ -158,6 +192,12 @@ impl<'a> Cx<'a> {
                 DefKind::Group => {}
             }
         }
+        let groups = model
+            .defs
+            .iter()
+            .filter(|d| d.kind == DefKind::Group)
+            .map(|d| d.name.clone())
+            .collect();
         let opcode_page: Vec<String> = model
             .opcodes
             .iter()
@@ -194,6 +234,8 @@ impl<'a> Cx<'a> {
             page_keys,
             urls,
             opcode_page,
+            optype_ops,
+            groups,
             nav: Vec::new(),
             examples_of: vec![Vec::new(); model.opcodes.len()],
         };
@@ -219,9 +261,7 @@ impl<'a> Cx<'a> {
     /// The opcodes a page shows.
     fn opcodes_of(&self, key: PageKey) -> Vec<usize> {
         match key {
-            PageKey::Optype(d) => (0..self.model.opcodes.len())
-                .filter(|&i| self.model.opcodes[i].optype == Some(d))
-                .collect(),
+            PageKey::Optype(d) => self.optype_ops.get(&d).cloned().unwrap_or_default(),
             PageKey::Orphan(i) => vec![i],
         }
     }
@@ -335,12 +375,7 @@ impl<'a> Cx<'a> {
                     url.clone()
                 });
             }
-            let is_group = self
-                .model
-                .defs
-                .iter()
-                .any(|d| d.kind == DefKind::Group && d.name == name);
-            (file != page && !is_group).then(|| url.clone())
+            (file != page && !self.groups.contains(name)).then(|| url.clone())
         }
     }
 
@@ -537,7 +572,7 @@ impl<'a> Cx<'a> {
         for s in docs.iter().filter(|s| s.kind > DocKind::ModifierInfo) {
             m.push_str(&self.doc_section(s, &file, 2));
         }
-        html::page(&d.name, &html::nav(&self.nav, &file), &m)
+        html::page(&d.name, &file, &m)
     }
 
     fn opcode_section(&self, i: usize, page: &str, under_optype: bool) -> String {
@@ -995,24 +1030,21 @@ impl<'a> Cx<'a> {
             m.push_str(&links.join(" "));
             m.push_str("</p>");
         }
-        html::page(&d.name, &html::nav(&self.nav, &file), &m)
+        html::page(&d.name, &file, &m)
     }
 
     fn types_page(&self) -> String {
         let model = self.model;
         // Where each type is used: optype (or opcode) names.
-        let mut used: Vec<Vec<String>> = vec![Vec::new(); model.types.len()];
-        for (i, op) in model.opcodes.iter().enumerate() {
-            let owner = op
-                .optype
-                .map_or(op.name.clone(), |d| model.def(d).name.clone());
+        let mut used: Vec<Vec<&str>> = vec![Vec::new(); model.types.len()];
+        let mut seen: HashSet<(usize, &str)> = HashSet::new();
+        for op in &model.opcodes {
+            let owner = op.optype.map_or(op.name.as_str(), |d| &model.def(d).name);
             for f in &op.fields {
-                let u = &mut used[f.ty.0];
-                if !u.contains(&owner) {
-                    u.push(owner.clone());
+                if seen.insert((f.ty.0, owner)) {
+                    used[f.ty.0].push(owner);
                 }
             }
-            let _ = i;
         }
         let mut m = String::from(
             r#"<header id="top"><p class="crumbs"><a href="index.html">Index</a></p><h1>Types</h1></header><p>Every type the fields use: bit-field enumerations (only the listed codes are defined), register files, immediates and constant-memory operands.</p><nav class="toc" aria-label="Types">"#,
@@ -1107,7 +1139,7 @@ impl<'a> Cx<'a> {
             }
             m.push_str("</section>");
         }
-        html::page("Types", &html::nav(&self.nav, "types.html"), &m)
+        html::page("Types", "types.html", &m)
     }
 
     fn index_page(&self) -> String {
@@ -1217,7 +1249,7 @@ impl<'a> Cx<'a> {
             }
             m.push_str("</ul></details>");
         }
-        html::page("Index", &html::nav(&self.nav, "index.html"), &m)
+        html::page("Index", "index.html", &m)
     }
 }
 

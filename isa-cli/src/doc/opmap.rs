@@ -11,7 +11,7 @@
 //! head owns several); bits it fixes beyond the two axes are written in its cell.
 //! Runs of rows without any opcode are folded into one "free" row.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 
 use isa_gen::model::{mask, Model, Role, TypeId};
@@ -37,15 +37,6 @@ pub struct Axis {
 impl Axis {
     fn mask(&self) -> u128 {
         mask(self.start, self.width)
-    }
-
-    fn label(&self, model: &Model, v: u128) -> String {
-        let name = self
-            .ty
-            .and_then(|t| model.ty(t).enum_name(v))
-            .map(|n| format!(" {n}"))
-            .unwrap_or_default();
-        format!("{v:#x}{name}")
     }
 
     fn bits(&self) -> String {
@@ -112,18 +103,86 @@ pub fn axes(model: &Model) -> Option<(Axis, Option<Axis>)> {
     Some((rows, cols))
 }
 
-/// The opcodes owning the cell where the row bits hold `r` and the column bits `c`.
-fn owners(model: &Model, rows: &Axis, cols: Option<&Axis>, r: u128, c: u128) -> Vec<usize> {
-    let (cm, cv) = cols.map_or((0, 0), |a| (a.mask(), c << a.start));
-    let head = rows.mask() | cm;
-    let value = (r << rows.start) | cv;
-    (0..model.opcodes.len())
-        .filter(|&i| {
-            let o = &model.opcodes[i];
-            let m = o.fixed_mask & head;
+/// The opcodes owning each cell, found without scanning every opcode for every cell
+/// (a map of thousands of opcodes has thousands of cells): an opcode fixing the whole
+/// head owns one cell, looked up by its head bits; the few fixing part of it are tested
+/// at each cell.
+struct Owners<'m> {
+    model: &'m Model,
+    head: u128,
+    /// Head bits → the opcodes fixing all of the head with those bits, in order.
+    whole: HashMap<u128, Vec<usize>>,
+    /// Opcodes fixing part of the head, in order.
+    partial: Vec<usize>,
+    rows: Axis,
+    cols: Option<Axis>,
+}
+
+impl<'m> Owners<'m> {
+    fn new(model: &'m Model, rows: &Axis, cols: Option<&Axis>) -> Owners<'m> {
+        let head = rows.mask() | cols.map_or(0, Axis::mask);
+        let mut whole: HashMap<u128, Vec<usize>> = HashMap::new();
+        let mut partial = Vec::new();
+        for (i, o) in model.opcodes.iter().enumerate() {
+            if o.fixed_mask & head == head {
+                whole.entry(o.fixed_bits & head).or_default().push(i);
+            } else {
+                partial.push(i);
+            }
+        }
+        Owners {
+            model,
+            head,
+            whole,
+            partial,
+            rows: rows.clone(),
+            cols: cols.cloned(),
+        }
+    }
+
+    /// The opcodes owning the cell where the row bits hold `r` and the column bits `c`,
+    /// in order.
+    fn at(&self, r: u128, c: u128) -> Vec<usize> {
+        let cv = self.cols.as_ref().map_or(0, |a| c << a.start);
+        let value = (r << self.rows.start) | cv;
+        let mut out: Vec<usize> = self.whole.get(&value).cloned().unwrap_or_default();
+        let before = out.len();
+        out.extend(self.partial.iter().copied().filter(|&i| {
+            let o = &self.model.opcodes[i];
+            let m = o.fixed_mask & self.head;
             o.fixed_bits & m == value & m
+        }));
+        if before > 0 && out.len() > before {
+            out.sort_unstable();
+        }
+        out
+    }
+}
+
+/// The opcodes owning the cell where the row bits hold `r` and the column bits `c`.
+#[cfg(test)]
+fn owners(model: &Model, rows: &Axis, cols: Option<&Axis>, r: u128, c: u128) -> Vec<usize> {
+    Owners::new(model, rows, cols).at(r, c)
+}
+
+/// An axis value as the map labels it, `0x40 BRA` (the name when the axis has an
+/// enumeration type), from a table of the names (not a search of the values per cell).
+fn labeller<'m>(model: &'m Model, axis: &Axis) -> impl Fn(u128) -> String + 'm {
+    let names: HashMap<u128, &'m str> = axis
+        .ty
+        .and_then(|t| model.ty(t).enum_values())
+        .map(|vs| {
+            let mut m = HashMap::new();
+            for v in vs {
+                m.entry(v.code).or_insert(v.name.as_str());
+            }
+            m
         })
-        .collect()
+        .unwrap_or_default();
+    move |v| match names.get(&v) {
+        Some(n) => format!("{v:#x} {n}"),
+        None => format!("{v:#x}"),
+    }
 }
 
 /// What an opcode fixes beyond the axes: `field == VALUE` for each such fixed field.
@@ -146,23 +205,10 @@ fn beyond(model: &Model, i: usize, head: u128) -> String {
 impl Cx<'_> {
     pub(super) fn opcode_map_page(&self) -> String {
         let model = self.model;
-        let mut m = String::from(
-            r#"<header id="top"><h1>Opcode map</h1></header><style>
-table.opmap{border-collapse:collapse;display:table;font-size:.8rem}
-.opmap th,.opmap td{border:1px solid var(--line);padding:.15em .3em;min-width:4.2em;vertical-align:top}
-.opmap th{position:sticky;top:0;white-space:nowrap}
-.opmap th.row{position:static;text-align:right;font-family:ui-monospace,monospace}
-.opmap td.free{background:repeating-linear-gradient(45deg,#fff 0 3px,#eef0f3 3px 6px);color:var(--muted);text-align:center}
-.opmap td.used a{display:block;font-family:ui-monospace,monospace;white-space:nowrap}
-.opmap td.shared{outline:2px solid #cf222e;outline-offset:-2px}
-.opmap .x{display:block;color:var(--muted);font-size:.85em}
-.opmap tr.gap th,.opmap tr.gap td{text-align:center;color:var(--muted);font-style:italic;background:var(--side)}
-.opmap-files span{margin-right:1em}
-</style>"#,
-        );
+        let mut m = String::from(r#"<header id="top"><h1>Opcode map</h1></header>"#);
         let Some((rows, cols)) = axes(model) else {
             m.push_str("<p>No opcode fixes any bits: there is no head to draw.</p>");
-            return html::page("Opcode map", &html::nav(&self.nav, "opcode-map.html"), &m);
+            return html::page("Opcode map", "opcode-map.html", &m);
         };
         let head = rows.mask() | cols.as_ref().map_or(0, Axis::mask);
         let _ = write!(
@@ -207,6 +253,9 @@ table.opmap{border-collapse:collapse;display:table;font-size:.8rem}
             None => vec![0],
         };
         let row_values = row_values(model, &rows);
+        let owners = Owners::new(model, &rows, cols.as_ref());
+        let row_label = labeller(model, &rows);
+        let col_label = cols.as_ref().map(|c| labeller(model, c));
         let _ = write!(
             m,
             "<div style=\"overflow-x:auto\"><table class=\"opmap\" data-rows=\"{}\" data-cols=\"{}\"><thead><tr><th>{}</th>",
@@ -215,7 +264,7 @@ table.opmap{border-collapse:collapse;display:table;font-size:.8rem}
             esc(&rows.name)
         );
         for &c in &col_values {
-            let label = cols.as_ref().map_or("opcode".into(), |a| a.label(model, c));
+            let label = col_label.as_ref().map_or("opcode".into(), |l| l(c));
             let _ = write!(m, "<th>{}</th>", esc(&label));
         }
         m.push_str("</tr></thead><tbody>");
@@ -224,25 +273,22 @@ table.opmap{border-collapse:collapse;display:table;font-size:.8rem}
         let mut k = 0;
         while k < row_values.len() {
             let r = row_values[k];
-            let cells: Vec<Vec<usize>> = col_values
-                .iter()
-                .map(|&c| owners(model, &rows, cols.as_ref(), r, c))
-                .collect();
+            let cells: Vec<Vec<usize>> = col_values.iter().map(|&c| owners.at(r, c)).collect();
             if cells.iter().all(Vec::is_empty) {
                 // Fold the run of free rows.
                 let mut end = k;
                 while end + 1 < row_values.len()
                     && row_values[end + 1] == row_values[end] + 1
-                    && col_values.iter().all(|&c| {
-                        owners(model, &rows, cols.as_ref(), row_values[end + 1], c).is_empty()
-                    })
+                    && col_values
+                        .iter()
+                        .all(|&c| owners.at(row_values[end + 1], c).is_empty())
                 {
                     end += 1;
                 }
                 let n = (row_values[end] - r + 1) * col_values.len() as u128;
                 free_cells += n;
                 let label = if end == k {
-                    rows.label(model, r)
+                    row_label(r)
                 } else {
                     format!("{r:#x}–{:#x}", row_values[end])
                 };
@@ -256,41 +302,39 @@ table.opmap{border-collapse:collapse;display:table;font-size:.8rem}
                 k = end + 1;
                 continue;
             }
-            let _ = write!(
-                m,
-                "<tr><th class=\"row\">{}</th>",
-                esc(&rows.label(model, r))
-            );
-            for (j, owners) in cells.iter().enumerate() {
+            let _ = write!(m, "<tr><th class=\"row\">{}</th>", esc(&row_label(r)));
+            for (j, cell) in cells.iter().enumerate() {
                 let title = match &cols {
                     Some(c) => format!(
                         "{} = {}, {} = {}",
                         rows.name,
-                        rows.label(model, r),
+                        row_label(r),
                         c.name,
-                        c.label(model, col_values[j])
+                        col_label
+                            .as_ref()
+                            .map_or(String::new(), |l| l(col_values[j]))
                     ),
-                    None => format!("{} = {}", rows.name, rows.label(model, r)),
+                    None => format!("{} = {}", rows.name, row_label(r)),
                 };
-                if owners.is_empty() {
+                if cell.is_empty() {
                     free_cells += 1;
                     let _ = write!(m, "<td class=\"free\" title=\"{}\">·</td>", esc(&title));
                     continue;
                 }
                 used_cells += 1;
-                let names: Vec<&str> = owners
+                let names: Vec<&str> = cell
                     .iter()
                     .map(|&i| model.opcodes[i].name.as_str())
                     .collect();
                 let _ = write!(
                     m,
                     "<td class=\"used{}\" title=\"{}\" data-opcodes=\"{}\" style=\"background:{}\">",
-                    if owners.len() > 1 { " shared" } else { "" },
+                    if cell.len() > 1 { " shared" } else { "" },
                     esc(&title),
                     esc(&names.join(" ")),
-                    colour(&file_of(owners[0]))
+                    colour(&file_of(cell[0]))
                 );
-                for &i in owners {
+                for &i in cell {
                     let name = &model.opcodes[i].name;
                     let href = self.urls.get(name).cloned().unwrap_or_default();
                     let _ = write!(m, "<a href=\"{}\">{}</a>", esc(&href), esc(name));
@@ -310,7 +354,7 @@ table.opmap{border-collapse:collapse;display:table;font-size:.8rem}
             "<p class=\"meta\" id=\"opmap-summary\">{} opcodes · {used_cells} cells used · {free_cells} free</p>",
             model.opcodes.len()
         );
-        html::page("Opcode map", &html::nav(&self.nav, "opcode-map.html"), &m)
+        html::page("Opcode map", "opcode-map.html", &m)
     }
 }
 
@@ -402,6 +446,31 @@ mod tests {
         assert_eq!((rows.name.as_str(), cols.name.as_str()), ("op", "form"));
         assert_eq!(owners(&m, &rows, Some(&cols), 1, 0), [0]);
         assert_eq!(owners(&m, &rows, Some(&cols), 2, 1), [1]);
+    }
+
+    /// The owners looked up by head bits are those a scan of every opcode finds, in
+    /// the same order, in every cell of the bundled map.
+    #[test]
+    fn owners_by_lookup_are_owners_by_scan() {
+        let c = isa_gen::Spec::load(&[isa_spec::DIR]).unwrap().check();
+        let m = c.model.as_ref().unwrap();
+        let (rows, cols) = axes(m).unwrap();
+        let cols = cols.unwrap();
+        let index = Owners::new(m, &rows, Some(&cols));
+        let head = rows.mask() | cols.mask();
+        for r in 0..1u128 << rows.width {
+            for c in 0..1u128 << cols.width {
+                let value = (r << rows.start) | (c << cols.start);
+                let scan: Vec<usize> = (0..m.opcodes.len())
+                    .filter(|&i| {
+                        let o = &m.opcodes[i];
+                        let k = o.fixed_mask & head;
+                        o.fixed_bits & k == value & k
+                    })
+                    .collect();
+                assert_eq!(index.at(r, c), scan, "row {r:#x}, column {c:#x}");
+            }
+        }
     }
 
     /// One head range: high bits by low nibble.

@@ -400,24 +400,66 @@ fn pages_are_balanced_linked_and_offline() {
                 assert!(set.insert(id.clone()), "{}: duplicate id {id}", p.file);
             }
         }
-        ids.insert(&p.file, set);
-        parsed.insert(p.file.as_str(), t);
-        // Self-contained: nothing to fetch.
-        for bad in [
-            "<script src",
-            "<link",
-            "@import",
-            "url(http",
-            "<img",
-            "<iframe",
-        ] {
+        // Nothing to fetch from the network: the only files a page loads are the
+        // shared ones, by relative name; no inline style or script is repeated.
+        for bad in ["@import", "url(http", "<img", "<iframe", "<style"] {
             assert!(!p.html.contains(bad), "{}: {bad}", p.file);
         }
-        assert!(
-            p.html.contains("<style>") && p.html.contains("data-js"),
+        let loads: Vec<&str> = t
+            .iter()
+            .filter(|x| !x.end && (x.name == "script" || x.name == "link"))
+            .map(|x| {
+                let k = if x.name == "script" { "src" } else { "href" };
+                x.attrs
+                    .get(k)
+                    .unwrap_or_else(|| panic!("{}: inline <{}>", p.file, x.name))
+                    .as_str()
+            })
+            .collect();
+        assert_eq!(
+            loads,
+            ["style.css", "search-index.js", "nav.js"],
             "{}",
             p.file
         );
+        // Without JavaScript the sidebar still leads to the index.
+        let side = &p.html[p.html.find("<nav class=\"side\"").unwrap()..];
+        let side = &side[..side.find("</nav>").unwrap()];
+        assert!(side.contains(r#"href="index.html""#), "{}", p.file);
+        assert!(
+            !side.contains("data-k"),
+            "{}: the sidebar's list is copied",
+            p.file
+        );
+        assert!(
+            p.html
+                .contains(&format!(r#"<body data-page="{}">"#, p.file)),
+            "{}",
+            p.file
+        );
+        ids.insert(&p.file, set);
+        parsed.insert(p.file.as_str(), t);
+    }
+    let shared: BTreeMap<&str, &str> = site
+        .shared
+        .iter()
+        .map(|f| (f.file.as_str(), f.html.as_str()))
+        .collect();
+    assert_eq!(
+        shared.keys().copied().collect::<Vec<_>>(),
+        ["nav.js", "search-index.js", "style.css"]
+    );
+    for (file, text) in &shared {
+        for bad in ["fetch(", "XMLHttpRequest", "http://", "https://", "@import"] {
+            assert!(!text.contains(bad), "{file}: {bad}");
+        }
+    }
+    assert!(shared["nav.js"].contains("ISA_NAV") && shared["nav.js"].contains("data-js"));
+    // Every entry of the sidebar links to a page.
+    for (_, entries) in sidebar(&site) {
+        for e in entries {
+            assert!(ids.contains_key(e[0].as_str()), "sidebar link to {}", e[0]);
+        }
     }
     for (file, t) in &parsed {
         for tag in t.iter().filter(|t| t.name == "a" && !t.end) {
@@ -518,6 +560,143 @@ fn cross_references_search_and_markdown() {
     assert!(keys.iter().any(|k| k.contains("shfl_rrr")));
     // Conditional widths are written out per case.
     assert!(page("ULDC.html").contains("64 if dtype = 64; 128 if dtype = 128; 32 otherwise"));
+}
+
+/// The sidebar's entries as `search-index.js` assigns them: (heading, [[href, label,
+/// note, keys]]).
+fn sidebar(site: &Site) -> Vec<(String, Vec<Vec<String>>)> {
+    let js = &site
+        .shared
+        .iter()
+        .find(|f| f.file == "search-index.js")
+        .expect("search-index.js")
+        .html;
+    let json = js
+        .split_once("window.ISA_NAV = ")
+        .expect("assigns window.ISA_NAV")
+        .1
+        .trim_end()
+        .strip_suffix(';')
+        .expect("one statement");
+    serde_json::from_str(json).expect("the entries are JSON")
+}
+
+/// The synthetic spec of `benches/diff.sh spec opcodes N` (`benches/doc.sh` measures
+/// `isa doc` of it): N optypes of a 16-bit `Optype`, one opcode each.
+fn synthetic(n: usize) -> isa_gen::Checked {
+    let mut s = String::from("__DefBitFieldType Optype<16>\n");
+    for i in 0..n {
+        s += &format!("    OP{i} = {};\n", i + 1);
+    }
+    s += "__DefRegFile Reg<8>\n    R 0..254;\n    RZ = 255;\n__DefRegFile Pred<3>\n    P 0..6;\n    PT = 7;\n__DefGroup ALL\n";
+    for i in 0..n {
+        s += &format!(
+            "__DefOptype OP{i}: [ALL]\n  __Encoding\n    field<0, 16> Optype optype == OP{i};\n    field<16, 8> Reg rd;\n    field<125, 3> Pred pg = PT;\n__DefOpcode OP{i}_R: [OP{i}]\n  __Encoding\n    field<24, 8> Reg ra;\n  __OperandInfo\n    InList<ra>;\n    OutList<rd>;\n    Order<pg, rd, ra>;\n"
+        );
+    }
+    let checked = isa_gen::Spec::from_texts([("synthetic.isa", s.as_str())]).check();
+    assert!(!checked.has_errors(), "{}", checked.render_diagnostics());
+    checked
+}
+
+/// The sidebar is one shared script listing every optype and opcode; pages carry none
+/// of it, only their own content.
+#[test]
+fn the_sidebar_is_shared_and_lists_every_opcode() {
+    let (checked, site) = render();
+    let model = checked.model.as_ref().unwrap();
+    let nav = sidebar(&site);
+    let entries: Vec<&Vec<String>> = nav.iter().flat_map(|(_, e)| e).collect();
+    let hrefs: BTreeSet<&str> = entries.iter().map(|e| e[0].as_str()).collect();
+    for (_, d) in model.optypes() {
+        assert!(
+            hrefs.contains(format!("{}.html", d.name).as_str()),
+            "{}",
+            d.name
+        );
+    }
+    for f in ["types.html", "opcode-map.html", "group-ALL.html"] {
+        assert!(hrefs.contains(f), "{f}");
+    }
+    for o in &model.opcodes {
+        let name = o.name.to_lowercase();
+        assert!(
+            entries.iter().any(|e| e[3].split(' ').any(|k| k == name)),
+            "{}: not in the filter's keys",
+            o.name
+        );
+    }
+    // Headings: the spec files, then groups and types.
+    let heads: Vec<&str> = nav.iter().map(|(h, _)| h.as_str()).collect();
+    assert!(heads.ends_with(&["Groups", "Types"]), "{heads:?}");
+    // A page does not repeat the list: SHFL's page has no link to BRA's, which its
+    // own content does not mention.
+    let shfl = &site
+        .pages
+        .iter()
+        .find(|p| p.file == "SHFL.html")
+        .unwrap()
+        .html;
+    assert!(!shfl.contains(r#"href="BRA.html""#));
+    assert!(!shfl.contains("navsec"));
+}
+
+/// What a reference of N opcodes writes grows as N: a page's size does not depend on
+/// the number of opcodes, and the index, types page, opcode map and search index grow
+/// in proportion (before the sidebar was shared, every page carried a link to every
+/// optype: 480 KB a page at 4,096 opcodes).
+#[test]
+fn the_size_of_the_reference_grows_linearly_with_the_spec() {
+    let sizes = |n: usize| -> BTreeMap<String, usize> {
+        let checked = synthetic(n);
+        let site = site(&checked).expect("pages");
+        let pages = site.pages.iter().chain(&site.shared);
+        // Other optypes are not linked from an optype's page.
+        let op1 = &site
+            .pages
+            .iter()
+            .find(|p| p.file == "OP1.html")
+            .unwrap()
+            .html;
+        assert!(!op1.contains("OP2.html") && !op1.contains("OP0.html"));
+        assert_eq!(sidebar(&site)[0].1.len(), n, "every optype in the sidebar");
+        pages.map(|p| (p.file.clone(), p.html.len())).collect()
+    };
+    let (small, big) = (sizes(32), sizes(256));
+    let largest_page = |s: &BTreeMap<String, usize>| {
+        s.iter()
+            .filter(|(f, _)| f.starts_with("OP"))
+            .map(|(_, &n)| n)
+            .max()
+            .unwrap()
+    };
+    // The same page in both: only the opcode's number may be longer.
+    let (a, b) = (largest_page(&small), largest_page(&big));
+    assert!(
+        b <= a + 256,
+        "an optype page: {a} bytes at 32 opcodes, {b} at 256"
+    );
+    assert!(b < 16_000, "an optype page is {b} bytes");
+    // Files listing every optype: at most 8 times larger for 8 times the opcodes.
+    for f in [
+        "index.html",
+        "types.html",
+        "opcode-map.html",
+        "group-ALL.html",
+        "search-index.js",
+    ] {
+        let (a, b) = (small[f], big[f]);
+        assert!(
+            b <= 8 * a + 8 * 256,
+            "{f}: {a} bytes at 32 opcodes, {b} at 256"
+        );
+    }
+    let total = |s: &BTreeMap<String, usize>| s.values().sum::<usize>();
+    let (a, b) = (total(&small), total(&big));
+    assert!(
+        b <= 8 * a,
+        "the reference: {a} bytes at 32 opcodes, {b} at 256"
+    );
 }
 
 #[test]
