@@ -226,6 +226,51 @@ mod tests {
         assert_eq!(min_at_least(u128::MAX, 1, 0), None);
     }
 
+    /// Probes are the first member at least each point worth printing (the ends of the
+    /// ranges and their neighbours, each power of two, the value below it and the power
+    /// with the next bit set), found by a scan of the members; on ranges with holes
+    /// and patterns that leave whole runs of ranges without a member.
+    #[test]
+    fn probes_are_the_first_member_at_least_each_point() {
+        for (ranges, step) in [
+            ((0..64u128).map(|k| (2 * k, 2 * k)).collect::<Vec<_>>(), 2),
+            ((0..20u128).map(|k| (8 * k, 8 * k + 2)).collect(), 8),
+        ] {
+            for mask in 0u128..32 {
+                for value in (0u128..32).filter(|v| v & !mask == 0) {
+                    let d = Dom {
+                        ranges: ranges.clone().into(),
+                        mask,
+                        value,
+                    };
+                    let members = d.list(u128::MAX).unwrap();
+                    let top = ranges.last().unwrap().1;
+                    let mut points: Vec<u128> = ranges
+                        .iter()
+                        .flat_map(|&(a, b)| [a, a.saturating_add(1), b, b.saturating_sub(1)])
+                        .collect();
+                    points.extend(
+                        (0..128)
+                            .map(|k| 1u128 << k)
+                            .take_while(|&p| p <= top)
+                            .flat_map(|p| [p, p - 1, p | (p >> 1)]),
+                    );
+                    let mut want: Vec<u128> = points
+                        .iter()
+                        .filter_map(|&x| members.iter().copied().find(|&m| m >= x))
+                        .collect();
+                    want.sort_unstable();
+                    want.dedup();
+                    assert_eq!(
+                        d.probes(),
+                        want,
+                        "step {step} mask {mask:#b} value {value:#b}"
+                    );
+                }
+            }
+        }
+    }
+
     #[test]
     fn narrowed_domains() {
         let d = Dom {
