@@ -416,9 +416,9 @@ impl Cx<'_> {
             let total = lists
                 .iter()
                 .fold(1u128, |n, l| n.saturating_mul(l.len() as u128));
-            // Listing is exact; a group of several fields with more combinations than
-            // that is probed (boundaries), and each of its enumerations listed alone.
-            let lists = if total > LISTED && g.len() > 1 {
+            // Listing is exact; a group with more combinations than that is probed
+            // (boundaries), and each of its enumerations listed alone.
+            let lists = if total > LISTED {
                 for (j, &k) in g.iter().enumerate() {
                     if self.old.ty(op.fields[k].ty).enum_values().is_none() {
                         continue;

@@ -41,7 +41,7 @@
 //!   `…_SUFFIX`) whose fixed field has a type with a value `SUFFIX` should fix that
 //!   field to `SUFFIX`.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use crate::diag::{Diagnostic, Diagnostics, Lint};
 use crate::model::{DefId, Model, Opcode, OperandKind, Role, TypeId};
@@ -58,8 +58,8 @@ pub fn run(model: &Model, _sources: &SourceMap, diags: &mut Diagnostics) -> Exam
         }
         for doc in &def.docs {
             match doc.kind {
-                DocKind::Syntax => cx.syntax_section(&def.name, &scope, doc, diags),
-                DocKind::Examples => cx.examples_section(&def.name, &scope, doc, diags),
+                DocKind::Syntax => cx.syntax_section(&def.name, scope, doc, diags),
+                DocKind::Examples => cx.examples_section(&def.name, scope, doc, diags),
                 _ => {}
             }
         }
@@ -81,6 +81,11 @@ struct Family {
 struct Cx<'m> {
     model: &'m Model,
     families: Vec<Family>,
+    /// Family by name, and the families by the first word of their name.
+    family_named: HashMap<String, usize>,
+    families_by_head: HashMap<String, Vec<usize>>,
+    /// Per definition: the opcodes that are it or descend from it, in order.
+    under: Vec<Vec<usize>>,
     asm: crate::asm::Assembler<'m>,
     stats: std::cell::Cell<ExampleStats>,
 }
@@ -150,22 +155,43 @@ type WidthEntry<'a> = (&'a Opcode, String, Span);
 
 impl<'m> Cx<'m> {
     fn new(model: &'m Model) -> Cx<'m> {
+        // Indexes built once: a scan of every opcode per definition, or of every
+        // family per mnemonic, made the lints quadratic in the spec.
         let mut families: Vec<Family> = Vec::new();
+        let mut family_named: HashMap<String, usize> = HashMap::new();
+        let mut under: Vec<Vec<usize>> = vec![Vec::new(); model.defs.len()];
         for (i, op) in model.opcodes.iter().enumerate() {
             let def = op.optype.unwrap_or(op.def);
             let name = &model.def(def).name;
-            match families.iter_mut().find(|f| f.name == *name) {
-                Some(f) => f.ops.push(i),
-                None => families.push(Family {
-                    name: name.clone(),
-                    parts: name.split('_').map(str::to_string).collect(),
-                    ops: vec![i],
-                }),
+            match family_named.get(name) {
+                Some(&f) => families[f].ops.push(i),
+                None => {
+                    family_named.insert(name.clone(), families.len());
+                    families.push(Family {
+                        name: name.clone(),
+                        parts: name.split('_').map(str::to_string).collect(),
+                        ops: vec![i],
+                    });
+                }
             }
+            under[op.def.0].push(i);
+            for a in op.ancestors.iter().filter(|&&a| a != op.def) {
+                under[a.0].push(i);
+            }
+        }
+        let mut families_by_head: HashMap<String, Vec<usize>> = HashMap::new();
+        for (k, f) in families.iter().enumerate() {
+            families_by_head
+                .entry(f.parts[0].clone())
+                .or_default()
+                .push(k);
         }
         Cx {
             model,
             families,
+            family_named,
+            families_by_head,
+            under,
             asm: crate::asm::Assembler::new(model),
             stats: Default::default(),
         }
@@ -176,13 +202,8 @@ impl<'m> Cx<'m> {
     }
 
     /// Opcodes that are `def` or descend from it.
-    fn opcodes_under(&self, def: DefId) -> Vec<usize> {
-        (0..self.model.opcodes.len())
-            .filter(|&i| {
-                let op = self.op(i);
-                op.def == def || op.ancestors.contains(&def)
-            })
-            .collect()
+    fn opcodes_under(&self, def: DefId) -> &[usize] {
+        &self.under[def.0]
     }
 
     /// The family a mnemonic names: the one matching the most leading words
@@ -191,8 +212,12 @@ impl<'m> Cx<'m> {
     fn family_of(&self, head: &str, comps: &[Comp]) -> Option<(&Family, usize)> {
         // Family names differ, so two families never use the same number of words of
         // one mnemonic: the maximum is unique.
-        self.families
-            .iter()
+        let exact = self.family_named.get(head);
+        let by_head = self.families_by_head.get(head).into_iter().flatten();
+        exact
+            .into_iter()
+            .chain(by_head.filter(|&k| Some(k) != exact))
+            .map(|&k| &self.families[k])
             .filter_map(|f| {
                 if f.name == head {
                     Some((f, 0))
