@@ -53,7 +53,24 @@ pub struct Type {
     pub width: u32,
     pub kind: TypeKind,
     pub span: Span,
+    /// An enumeration's values by name and by code, built on first look-up: a scan
+    /// per look-up made a spec with a long enumeration (every optype code) quadratic.
+    pub(crate) index: std::sync::OnceLock<ValueIndex>,
 }
+
+/// Look-ups of an enumeration's values (the checker refuses a name or a code listed
+/// twice, so both are one-to-one; the first is kept if not).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct ValueIndex {
+    /// How many values there were when it was built: a model changed since (its
+    /// fields are public) is scanned instead.
+    len: usize,
+    by_name: std::collections::HashMap<String, usize>,
+    by_code: std::collections::HashMap<u128, usize>,
+}
+
+/// Enumerations this short are scanned: cheaper than hashing.
+const SCANNED: usize = 16;
 
 #[derive(Debug, Clone)]
 pub enum TypeKind {
@@ -132,6 +149,36 @@ impl RegFile {
 }
 
 impl Type {
+    pub fn new(name: String, width: u32, kind: TypeKind, span: Span) -> Type {
+        Type {
+            name,
+            width,
+            kind,
+            span,
+            index: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// The value index of a long enumeration (`None` for a short one or another kind).
+    fn value_index(&self) -> Option<(&[EnumValue], &ValueIndex)> {
+        let values = self.enum_values()?;
+        if values.len() <= SCANNED {
+            return None;
+        }
+        let index = self.index.get_or_init(|| {
+            let mut ix = ValueIndex {
+                len: values.len(),
+                ..ValueIndex::default()
+            };
+            for (k, v) in values.iter().enumerate() {
+                ix.by_name.entry(v.name.clone()).or_insert(k);
+                ix.by_code.entry(v.code).or_insert(k);
+            }
+            ix
+        });
+        (index.len == values.len()).then_some((values, index))
+    }
+
     pub fn enum_values(&self) -> Option<&[EnumValue]> {
         match &self.kind {
             TypeKind::Enum(v) => Some(v),
@@ -152,13 +199,24 @@ impl Type {
             return false;
         }
         match &self.kind {
-            TypeKind::Enum(vs) => vs.iter().any(|v| v.code == code),
+            TypeKind::Enum(vs) => match self.value_index() {
+                Some((_, ix)) => ix.by_code.contains_key(&code),
+                None => vs.iter().any(|v| v.code == code),
+            },
             TypeKind::RegFile(r) => r.is_valid(code),
             TypeKind::Immediate { .. } | TypeKind::ConstMem { .. } => true,
         }
     }
 
     pub fn enum_code(&self, name: &str) -> Option<u128> {
+        if let Some((values, ix)) = self.value_index() {
+            return ix
+                .by_name
+                .get(name)
+                .map(|&k| &values[k])
+                .filter(|v| v.name == name)
+                .map(|v| v.code);
+        }
         self.enum_values()?
             .iter()
             .find(|v| v.name == name)
@@ -166,6 +224,14 @@ impl Type {
     }
 
     pub fn enum_name(&self, code: u128) -> Option<&str> {
+        if let Some((values, ix)) = self.value_index() {
+            return ix
+                .by_code
+                .get(&code)
+                .map(|&k| &values[k])
+                .filter(|v| v.code == code)
+                .map(|v| v.name.as_str());
+        }
         self.enum_values()?
             .iter()
             .find(|v| v.code == code)

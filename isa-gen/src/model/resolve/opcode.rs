@@ -537,16 +537,47 @@ impl<'a> Resolver<'a> {
     /// Reports pairs of opcodes some word could match both of.
     pub(super) fn check_ambiguity(&mut self) {
         let ops = &self.model.opcodes;
-        let mut found = Vec::new();
-        for (i, a) in ops.iter().enumerate() {
-            for b in &ops[i + 1..] {
-                let common = a.fixed_mask & b.fixed_mask;
-                if (a.fixed_bits ^ b.fixed_bits) & common != 0 {
-                    continue;
+        // Two opcodes clash when their fixed patterns agree wherever both fix bits:
+        // some word carries both patterns. Decoding dispatches on fixed bits alone, so
+        // that is an ambiguity even when one of the two would then reject the word.
+        // Compared mask by mask (the opcodes of a mask indexed by their bits under the
+        // bits both masks fix), not pair by pair: a spec has a few masks and thousands
+        // of opcodes, and every pair made the check quadratic.
+        let mut masks: Vec<u128> = Vec::new();
+        let mut by_mask: HashMap<u128, Vec<usize>> = HashMap::new();
+        for (i, o) in ops.iter().enumerate() {
+            let list = by_mask.entry(o.fixed_mask).or_insert_with(|| {
+                masks.push(o.fixed_mask);
+                Vec::new()
+            });
+            list.push(i);
+        }
+        let mut pairs: Vec<(usize, usize)> = Vec::new();
+        for (x, &ma) in masks.iter().enumerate() {
+            for &mb in &masks[x..] {
+                let common = ma & mb;
+                let mut under: HashMap<u128, Vec<usize>> = HashMap::new();
+                for &j in &by_mask[&mb] {
+                    under.entry(ops[j].fixed_bits & common).or_default().push(j);
                 }
-                // The fixed patterns agree wherever both fix bits, so some word carries
-                // both patterns. Decoding dispatches on fixed bits alone, so that is an
-                // ambiguity even when one of the two would then reject the word.
+                for &i in &by_mask[&ma] {
+                    for &j in under
+                        .get(&(ops[i].fixed_bits & common))
+                        .into_iter()
+                        .flatten()
+                    {
+                        if ma != mb || i < j {
+                            pairs.push((i.min(j), i.max(j)));
+                        }
+                    }
+                }
+            }
+        }
+        pairs.sort_unstable();
+        let mut found = Vec::new();
+        for (i, j) in pairs {
+            let (a, b) = (&ops[i], &ops[j]);
+            {
                 found.push((
                     a.name.clone(),
                     a.span,

@@ -69,12 +69,9 @@ impl<'a> Resolver<'a> {
             };
             let id = TypeId(self.model.types.len());
             self.type_index.insert(name.name.clone(), id);
-            self.model.types.push(Type {
-                name: name.name.clone(),
-                width: w,
-                kind,
-                span: name.span,
-            });
+            self.model
+                .types
+                .push(Type::new(name.name.clone(), w, kind, name.span));
         }
     }
 
