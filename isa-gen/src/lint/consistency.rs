@@ -6,19 +6,23 @@ use super::*;
 
 impl Cx<'_> {
     pub(super) fn sibling_bitwidths(&self, diags: &mut Diagnostics) {
+        // The opcodes of each optype, in one pass (a scan of every opcode per optype
+        // made this lint quadratic in the spec).
+        let mut by_optype: std::collections::HashMap<DefId, Vec<&Opcode>> =
+            std::collections::HashMap::new();
+        for o in &self.model.opcodes {
+            if let Some(t) = o.optype {
+                by_optype.entry(t).or_default().push(o);
+            }
+        }
         for (ot, optype) in self.model.optypes() {
-            let ops: Vec<&Opcode> = self
-                .model
-                .opcodes
-                .iter()
-                .filter(|o| o.optype == Some(ot))
-                .collect();
+            let ops: &[&Opcode] = by_optype.get(&ot).map_or(&[], Vec::as_slice);
             if ops.len() < 3 {
                 continue;
             }
             // (operand name, type) → (opcode, rendered width, span)
             let mut widths: BTreeMap<(&str, TypeId), Vec<WidthEntry>> = BTreeMap::new();
-            for op in &ops {
+            for op in ops {
                 for bw in &op.bitwidths {
                     let f = &op.fields[bw.field];
                     widths.entry((f.name.as_str(), f.ty)).or_default().push((
