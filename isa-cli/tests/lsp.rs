@@ -140,6 +140,16 @@ impl Client {
         r
     }
 
+    /// A server with `path` opened (its text as on disk) and checked; the text.
+    fn opened(path: &Path) -> (Client, String) {
+        let text = std::fs::read_to_string(path).unwrap();
+        let mut c = Client::start();
+        c.initialize();
+        c.open(path, &text);
+        c.sync(path);
+        (c, text)
+    }
+
     /// `shutdown`, `exit`, and the exit status.
     fn finish(mut self) -> Option<i32> {
         let r = self.request("shutdown", Value::Null);
@@ -571,11 +581,7 @@ fn check_errors(dir: &Path) -> Vec<String> {
 fn rename_a_type_across_files() {
     let dir = spec_copy("rename-type", |_, text| text);
     let sync = dir.join("sync.isa");
-    let text = std::fs::read_to_string(&sync).unwrap();
-    let mut c = Client::start();
-    c.initialize();
-    c.open(&sync, &text);
-    c.sync(&sync);
+    let (mut c, text) = Client::opened(&sync);
     let here = pos_of(&text, "> Reg ", 0);
     let place = (here.0, here.1 + 2);
     let p = c.request("textDocument/prepareRename", at(&sync, place));
@@ -644,11 +650,7 @@ fn rename_a_type_across_files() {
 fn rename_a_field_and_its_sub_fields() {
     let dir = spec_copy("rename-field", |_, text| text);
     let udp = dir.join("udp.isa");
-    let text = std::fs::read_to_string(&udp).unwrap();
-    let mut c = Client::start();
-    c.initialize();
-    c.open(&udp, &text);
-    c.sync(&udp);
+    let (mut c, text) = Client::opened(&udp);
     // `ura` of UIADD, renamed at its sub-field `ura.neg`'s first part.
     let sub = pos_of(&text, "SignModi ura.neg", 0);
     let on_field = (sub.0, sub.1 + "SignModi ".len() as u32);
@@ -835,11 +837,7 @@ fn quick_fixes_remove_their_diagnostic() {
 fn inlay_hints_on_fields_and_opcodes() {
     let dir = spec_copy("hints", |_, text| text);
     let udp = dir.join("udp.isa");
-    let text = std::fs::read_to_string(&udp).unwrap();
-    let mut c = Client::start();
-    c.initialize();
-    c.open(&udp, &text);
-    c.sync(&udp);
+    let (mut c, text) = Client::opened(&udp);
     let lines = text.lines().count() as u32;
     let r = c.request(
         "textDocument/inlayHint",
@@ -1020,12 +1018,9 @@ fn rename_cases(tag: &str, cases: &[RenameCase]) {
     for (k, (file, before, name, new, want)) in cases.iter().enumerate() {
         let dir = spec_copy(&format!("{tag}-{k}"), |_, text| text);
         let path = dir.join(file);
-        let text = std::fs::read_to_string(&path).unwrap();
         let base = isa_gen::Spec::load(&[&dir]).unwrap().check();
-        let mut c = Client::start();
-        c.initialize();
-        c.open(&path, &text);
-        c.sync(&path);
+
+        let (mut c, text) = Client::opened(&path);
         let at_name = text
             .find(&format!("{before}{name}"))
             .unwrap_or_else(|| panic!("{before}{name}"))
