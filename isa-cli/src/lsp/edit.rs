@@ -357,7 +357,7 @@ fn recheck(a: &Analysis, edits: &[(Span, String)]) -> Result<(), String> {
 }
 
 /// The text of every file with `edits` applied (non-overlapping spans).
-pub fn apply<'e>(a: &Analysis, edits: impl IntoIterator<Item = (Span, &'e str)>) -> Vec<String> {
+fn apply<'e>(a: &Analysis, edits: impl IntoIterator<Item = (Span, &'e str)>) -> Vec<String> {
     let mut by_file: BTreeMap<u32, Vec<(Span, &str)>> = BTreeMap::new();
     for (s, t) in edits {
         by_file.entry(s.file.0).or_default().push((s, t));
@@ -383,7 +383,9 @@ pub fn apply<'e>(a: &Analysis, edits: impl IntoIterator<Item = (Span, &'e str)>)
 pub fn code_actions(a: &Analysis, file: FileId, range: (usize, usize)) -> Vec<CodeAction> {
     let touches =
         |s: Span| s.file == file && (s.start as usize) <= range.1 && range.0 <= s.end as usize;
-    let all = a.diagnostics();
+    // The published diagnostics, to link each action to its own; built only when a
+    // fix applies (editors ask for actions at every move of the cursor).
+    let mut all = None;
     let uri = a.uris.get(file.0 as usize);
     let mut out = Vec::new();
     for d in &a.checked.diagnostics.items {
@@ -397,6 +399,7 @@ pub fn code_actions(a: &Analysis, file: FileId, range: (usize, usize)) -> Vec<Co
             continue;
         };
         // The published diagnostic at that place, so the editor links the two.
+        let all = all.get_or_insert_with(|| a.diagnostics());
         let shown: Vec<Diagnostic> = uri
             .and_then(|u| all.get(u))
             .into_iter()
