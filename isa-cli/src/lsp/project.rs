@@ -140,7 +140,7 @@ impl Analysis {
                 message.push('\n');
                 message.push_str(n);
             }
-            let related: Vec<DiagnosticRelatedInformation> = d
+            let mut related: Vec<DiagnosticRelatedInformation> = d
                 .secondary
                 .iter()
                 .filter_map(|(span, label)| {
@@ -154,7 +154,6 @@ impl Analysis {
                     })
                 })
                 .collect();
-            let mut related = related;
             for &u in &d.other_uses {
                 if let Some(location) = self.location(u) {
                     related.push(DiagnosticRelatedInformation {
