@@ -22,9 +22,9 @@
 use std::collections::BTreeSet;
 
 use isa_gen::asm::Assembler;
-use isa_gen::model::{Model, OperandKind};
+use isa_gen::model::{Model, OperandKind, TypeKind};
 use proc_macro2::{Span, TokenStream, TokenTree};
-use quote::quote;
+use quote::{format_ident, quote, quote_spanned};
 
 use crate::inst::{assemble, assignments, constant};
 use crate::line::{self, err, HoleKind};
@@ -173,22 +173,54 @@ pub fn code(asm: &Assembler, root: &syn::Path, input: TokenStream) -> syn::Resul
         }
         let word = model.encode(&a.decoded);
         let (ty, build) = constant(model, root, a.decoded.opcode, word);
+        // A register hole may hold a virtual register (`Hole`); the others are assigned.
+        let vregs = syn::Ident::new("vregs", Span::mixed_site());
+        let mut slots = 0usize;
         let sets: Vec<TokenStream> = assignments(model, &line, &a, &inst)
             .into_iter()
+            .zip(line.holes.iter().zip(&a.fields))
             .zip(&holes_done)
             .filter(|(_, done)| !**done)
-            .map(|(s, _)| s)
+            .map(|((s, (h, &f)), _)| {
+                let field = &op.fields[f];
+                if !matches!(model.ty(field.ty).kind, TypeKind::RegFile(_)) {
+                    return s;
+                }
+                let slot = slots;
+                slots += 1;
+                let fid = format_ident!("{}", isa_gen::codegen::names::field_name(&field.name));
+                let name = &field.name;
+                let e = &h.expr;
+                quote_spanned! {h.span=>
+                    if let ::core::option::Option::Some(v) = #root::backend::Hole::fill(#e, &mut #inst.#fid) {
+                        #vregs[#slot] = ::core::option::Option::Some((#name, v));
+                    }
+                }
+            })
             .collect();
         let push = match target {
-            Some((k, t, _)) => quote! { #buf.push_with(#inst, #k, #t)?; },
-            None => quote! { #buf.push(#inst); },
+            Some((k, t, _)) => quote! { #buf.push_with(#inst, #k, #t)? },
+            None => quote! { #buf.push(#inst) },
         };
-        body.push(quote! {{
-            #[allow(unused_mut)]
-            let mut #inst: #ty = const { #build };
-            #( #sets )*
-            #push
-        }});
+        body.push(if slots > 0 {
+            quote! {{
+                #[allow(unused_mut)]
+                let mut #inst: #ty = const { #build };
+                let mut #vregs: [::core::option::Option<(&'static str, #root::backend::VReg)>; #slots] = [::core::option::Option::None; #slots];
+                #( #sets )*
+                let at = #push;
+                for (name, v) in #vregs.into_iter().flatten() {
+                    #buf.set_virtual(at, name, v)?;
+                }
+            }}
+        } else {
+            quote! {{
+                #[allow(unused_mut)]
+                let mut #inst: #ty = const { #build };
+                #( #sets )*
+                #push;
+            }}
+        });
     }
     Ok(quote! {{
         let #buf: &mut #root::backend::CodeBuffer = &mut (#buf_expr);

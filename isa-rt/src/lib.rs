@@ -10,10 +10,12 @@
 //! - [`suggest`]: did-you-mean suggestions for misspelt names;
 //! - [`table`]: the table schema, what the engines read about a spec;
 //! - [`print`]: the printer of instructions, from the tables;
-//! - [`expr`]: expressions of field codes (`Bitwidth` entries) in the tables.
+//! - [`expr`]: expressions of field codes (`Bitwidth` entries) in the tables;
+//! - `regalloc` (with `alloc`): register allocation over register tuples, with its
+//!   checker.
 //!
-//! `no_std`, no dependencies; no allocation unless the feature `alloc` is on (it adds
-//! [`table::TableBuf`], tables built at run time). A crate generated from a spec works with
+//! `no_std`, no dependencies. The feature `alloc` (on by default) adds what allocates:
+//! [`table::TableBuf`], tables built at run time, and `regalloc`. A crate generated from a spec works with
 //! the version of this crate its generator was released with: use the same version of
 //! `isa-gen`/`isa-macros` and `isa-rt`.
 
@@ -27,5 +29,7 @@ pub mod expr;
 pub mod lex;
 pub mod num;
 pub mod print;
+#[cfg(feature = "alloc")]
+pub mod regalloc;
 pub mod suggest;
 pub mod table;

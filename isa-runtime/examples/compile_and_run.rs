@@ -1,201 +1,184 @@
 //! What a compiler backend does with the `isa` crate, end to end:
 //!
-//! 1. emit code with virtual registers into a `CodeBuffer`, with labels (a loop, a
-//!    forward branch) and a call to a function outside the buffer (a relocation);
-//! 2. compute liveness over the control-flow graph using only the generated metadata
-//!    (`flow`, `branch_target`, `reg_operands` with their access kinds);
-//! 3. assign physical registers by graph colouring, keeping the registers the calling
-//!    convention fixes, and rewrite the instructions with `map_regs`;
-//! 4. link the call against the callee's address and check that the words are exactly
-//!    what the text assembler gives for the printed program;
-//! 5. run it on the simulator.
+//! 1. emit a kernel over virtual registers into a `CodeBuffer` with `code!`: a loop, a
+//!    divergent if/else, a call to a function of the same buffer, and 64-bit uniform
+//!    values (`ULDC.64`, `UIMAD.WIDE` write register pairs; a half is read alone);
+//! 2. allocate registers (`CodeBuffer::allocate_checked`: liveness on register units,
+//!    the calling convention's fixed registers, the checker);
+//! 3. finish it, check that the words are what the text assembler gives for the
+//!    printed program, and run it on the simulator;
+//! 4. build the same kernel again with an identity assignment (every virtual register
+//!    its own registers) and check that both end with the same results.
 //!
 //! `cargo run -p isa-runtime --example compile_and_run`
 
-use std::collections::{BTreeMap, BTreeSet};
-
-use isa::backend::{Access, CodeBuffer, Flow};
-use isa::{Instruction, Reg, RegRef};
+use isa::backend::{Abi, CodeBuffer, VReg};
+use isa::{Instruction, Reg, RegFile, RegRef, UReg};
 use isa_runtime::{Machine, Program, Stop, Warp};
 
-/// Virtual registers are numbered from here; lower ones are physical.
-const FIRST_VIRTUAL: u8 = 100;
+/// The registers the kernel leaves its results in (fixed: the caller reads them).
+const RESULT_LANE: u8 = 20;
+const RESULT_SUM: u8 = 11;
+const RESULT_ACC: u8 = 40;
 
-fn main() {
-    // -- 1. emit ---------------------------------------------------------------------
-    // The calling convention: the callee `sum_lanes` reads its argument in R10, writes
-    // its result in R11, and returns to the address in R[8:9].
+/// Builds the kernel; `how` gives its virtual registers physical ones.
+fn build(how: impl FnOnce(&mut CodeBuffer, &Abi)) -> (Vec<u128>, Vec<String>) {
     let mut buf = CodeBuffer::new(0).expect("an aligned base");
-    let sum_lanes = buf.symbol("sum_lanes").expect("a name `isa asm` reads");
-    let v = |n: u8| Reg::new(FIRST_VIRTUAL + n).unwrap();
-    let (lane, ballot, same, leader) = (v(0), v(1), v(2), v(4));
-    isa::code!(buf;
-            S2R R10, SR_LANEID;                // the argument
-            S2R {lane}, SR_LANEID;
-            LEPC R[8:9], (after);              // the return address
-            CALL.REL RZ, {sum_lanes};          // a relocation
-        after:
-            VOTE.ANY {ballot}, P1, PT;         // every lane votes
-        next:
-            MATCH.ANY {same}, P2, {lane};      // `lane` stays live in the loop
-            ELECT P0, {leader};                // one lane leaves per round
-            @P0 EXIT;
-            BRA (next);
-    )
-    .expect("the program is well formed");
-    let mut code = buf.finish().expect("every label is bound");
-
-    // -- 2. liveness -----------------------------------------------------------------
-    let n = code.len();
-    let base = code.base();
-    let addr = |i: usize| base + isa::INSTRUCTION_BYTES * i as u64;
-    let index_of = |a: u64| ((a - base) / isa::INSTRUCTION_BYTES) as usize;
-    let succs: Vec<Vec<usize>> = (0..n)
-        .map(|i| {
-            let insn = &code.insts()[i];
-            let mut s = Vec::new();
-            if (insn.flow().falls_through() || insn.is_conditional()) && i + 1 < n {
-                s.push(i + 1);
-            }
-            if insn.flow() == Flow::Branch {
-                s.extend(insn.branch_target(addr(i)).map(index_of));
-            }
-            s
-        })
-        .collect();
-    // Uses and definitions of virtual registers (a conditional write does not kill).
-    let virtual_regs = |i: usize, read: bool| -> BTreeSet<u8> {
-        code.insts()[i]
-            .reg_operands()
-            .filter(|o| {
-                if read {
-                    o.access.reads()
-                } else {
-                    o.access == Access::Write
-                }
-            })
-            .flat_map(|o| o.regs())
-            .filter_map(|r| match r {
-                RegRef::Reg(r) if r.bits() >= FIRST_VIRTUAL && !r.is_constant() => Some(r.bits()),
-                _ => None,
-            })
-            .collect()
+    let mut vreg = |file, width| buf.vreg(file, width).expect("the file has registers");
+    let (lane, ballot, leader) = (
+        vreg(RegFile::Reg, 1),
+        vreg(RegFile::Reg, 1),
+        vreg(RegFile::Reg, 1),
+    );
+    let (elected, any) = (vreg(RegFile::Pred, 1), vreg(RegFile::Pred, 1));
+    let base = vreg(RegFile::UReg, 2); // a 64-bit pair from constant memory
+    let (k, i, acc) = (
+        vreg(RegFile::UReg, 1),
+        vreg(RegFile::UReg, 1),
+        vreg(RegFile::UReg, 1),
+    );
+    let wide = vreg(RegFile::UReg, 2); // i * k + base, 64 bits
+    let low: VReg = wide.part(0, 1).expect("a pair has a low half");
+    // The calling convention of `sum_lanes`: the argument in R10, the result in R11,
+    // the return address in R[8:9].
+    let abi = Abi {
+        call_reads: vec![reg(8), reg(9), reg(10)],
+        call_clobbers: vec![reg(11)],
+        ..Abi::default()
     };
-    let mut live_out: Vec<BTreeSet<u8>> = vec![BTreeSet::new(); n];
-    let mut live_in: Vec<BTreeSet<u8>> = vec![BTreeSet::new(); n];
-    loop {
-        let mut changed = false;
-        for i in (0..n).rev() {
-            let out: BTreeSet<u8> = succs[i].iter().flat_map(|&s| live_in[s].clone()).collect();
-            let mut inn = out.clone();
-            for d in virtual_regs(i, false) {
-                inn.remove(&d);
-            }
-            inn.extend(virtual_regs(i, true));
-            if out != live_out[i] || inn != live_in[i] {
-                changed = true;
-                live_out[i] = out;
-                live_in[i] = inn;
-            }
-        }
-        if !changed {
-            break;
-        }
-    }
-
-    // -- 3. allocation ---------------------------------------------------------------
-    // Interference: a register written at i interferes with everything live after i.
-    let mut interferes: BTreeMap<u8, BTreeSet<u8>> = BTreeMap::new();
-    for (insn, live) in code.insts().iter().zip(&live_out) {
-        for code_reg in insn
-            .reg_operands()
-            .filter(|o| o.access.writes())
-            .flat_map(|o| o.regs())
-        {
-            let RegRef::Reg(d) = code_reg else { continue };
-            if d.bits() < FIRST_VIRTUAL || d.is_constant() {
-                continue;
-            }
-            interferes.entry(d.bits()).or_default();
-            for &l in live {
-                if l != d.bits() {
-                    interferes.entry(d.bits()).or_default().insert(l);
-                    interferes.entry(l).or_default().insert(d.bits());
-                }
-            }
-        }
-    }
-    // Physical registers the program names itself are taken (R8..R11 here).
-    let fixed: BTreeSet<u8> = code
-        .insts()
-        .iter()
-        .flat_map(|i| i.reg_operands().flat_map(|o| o.regs()).collect::<Vec<_>>())
-        .filter_map(|r| match r {
-            RegRef::Reg(r) if r.bits() < FIRST_VIRTUAL => Some(r.bits()),
-            _ => None,
-        })
-        .collect();
-    let mut assigned: BTreeMap<u8, u8> = BTreeMap::new();
-    for (&vreg, others) in &interferes {
-        let taken: BTreeSet<u8> = others
-            .iter()
-            .filter_map(|o| assigned.get(o).copied())
-            .collect();
-        let phys = (0..FIRST_VIRTUAL)
-            .find(|p| !fixed.contains(p) && !taken.contains(p))
-            .expect("enough registers");
-        assigned.insert(vreg, phys);
-    }
-    println!("liveness and allocation: {assigned:?} (virtual → physical)");
-    for insn in code.insts_mut() {
-        insn.map_regs(|o| match o.reg {
-            RegRef::Reg(r) if r.bits() >= FIRST_VIRTUAL && !r.is_constant() => {
-                RegRef::Reg(Reg::new(assigned[&r.bits()]).unwrap())
-            }
-            other => other,
-        })
-        .expect("registers of the same file");
-    }
-
-    // -- 4. link, and compare with the text assembler --------------------------------
-    // The callee sits after the program.
-    let callee_at = addr(n);
-    code.link(|s| (s == "sum_lanes").then_some(callee_at))
-        .expect("the call reaches the callee");
-    let mut text: Vec<String> = Vec::new();
-    for (i, insn) in code.insts().iter().enumerate() {
-        let line = insn.display_at(addr(i)).to_string();
-        let again = Instruction::parse_at(&line, addr(i), &|_| None).expect("prints what parses");
+    isa::code!(buf;
+            S2R {lane}, SR_LANEID;
+            ULDC.64 {base}, c[0x0][0x160];
+            UMOV {k}, 0x10;
+            UMOV {i}, 0x1;
+            UMOV {acc}, 0x0;
+        // A divergent if/else: one lane is elected; the lanes meet again at `join`.
+            BSSY B0, (join);
+            ELECT {elected}, {leader};
+            @{elected} BRA (then);
+            VOTE.ANY {ballot}, {any}, PT;
+            BRA (join);
+        then:
+            S2R {ballot}, SR_LANEID;
+        join:
+            BSYNC B0;
+        // A loop: acc += low(i * k + base) each round; one lane leaves per round.
+            BSSY B1, (out);
+        top:
+            UIMAD.WIDE {wide}, {i}, {k: UReg}, {base: UReg};
+            UIADD {acc}, {acc}, {low: UReg};
+            UIADD {i}, {i}, 0x1;
+            ELECT {elected}, {leader};
+            @{elected} BRA (out);
+            BRA (top);
+        out:
+            BSYNC B1;
+        // A call: the argument is the lane number.
+            S2R R10, SR_LANEID;
+            LEPC R[8:9], (after);
+            CALL.REL RZ, (sum_lanes);
+        after:
+            MATCH.ANY {ballot}, {any}, {lane};
+            S2R R20, SR_LANEID;
+            UMOV UR40, {acc: UReg};
+            EXIT;
+        sum_lanes:
+            REDUX.SUM R11, R10;
+            RET.REL R[8:9], 0x0;
+    )
+    .expect("the kernel is well formed");
+    how(&mut buf, &abi);
+    let code = buf
+        .finish()
+        .expect("every label is bound, every register physical");
+    let mut text = Vec::new();
+    for (n, insn) in code.insts().iter().enumerate() {
+        let at = code.addr_of(n);
+        let line = insn.display_at(at).to_string();
+        let again = Instruction::parse_at(&line, at, &|_| None).expect("prints what parses");
         assert_eq!(
             again.encode(),
             insn.encode(),
             "`{line}` assembles to the same word"
         );
-        text.push(format!("/*{:04x}*/  {line}", addr(i)));
-    }
-    let callee = ["REDUX.SUM R11, R10", "RET.REL R[8:9], 0x0"];
-    let mut words: Vec<u128> = code.words().collect();
-    for (k, line) in callee.iter().enumerate() {
-        let at = callee_at + isa::INSTRUCTION_BYTES * k as u64;
-        words.push(Instruction::parse_at(line, at, &|_| None).unwrap().encode());
         text.push(format!("/*{at:04x}*/  {line}"));
     }
-    println!("{}", text.join("\n"));
+    (code.words().collect(), text)
+}
 
-    // -- 5. run ------------------------------------------------------------------------
-    let mut m = Machine::new(
-        Warp::new(u32::MAX),
-        Program::from_words(code.base(), &words),
-    );
-    assert_eq!(m.run(10_000), Stop::Exited);
-    let lane_reg = Reg::new(assigned[&lane.bits()]).unwrap();
-    for l in 0..32 {
-        assert_eq!(m.warp.reg(Reg::new(11).unwrap(), l), (0..32).sum::<u32>());
-        assert_eq!(m.warp.reg(lane_reg, l), l as u32);
-    }
-    println!(
-        "ran {} steps: R11 = {} in every lane, {lane_reg:?} = the lane number",
+fn reg(n: u8) -> RegRef {
+    RegRef::Reg(Reg::new(n).expect("a numbered register"))
+}
+
+/// Runs the words; returns the results every lane holds.
+fn run(words: &[u128]) -> (Vec<u32>, Vec<u32>, u32, u64) {
+    let mut warp = Warp::new(u32::MAX);
+    warp.cmem.write_u32(0, 0x160, 5);
+    warp.cmem.write_u32(0, 0x164, 1);
+    let mut m = Machine::new(warp, Program::from_words(0, words));
+    assert_eq!(m.run(100_000), Stop::Exited);
+    let r = |n: u8| {
+        (0..32)
+            .map(|l| m.warp.reg(Reg::new(n).unwrap(), l))
+            .collect::<Vec<_>>()
+    };
+    (
+        r(RESULT_LANE),
+        r(RESULT_SUM),
+        m.warp.ureg(UReg::new(RESULT_ACC).unwrap()),
         m.steps,
-        m.warp.reg(Reg::new(11).unwrap(), 0)
+    )
+}
+
+fn main() {
+    // Allocated: the registers are chosen, copies dropped, the result checked.
+    let (words, text) = build(|buf, abi| {
+        let a = buf
+            .allocate_checked(abi)
+            .expect("the kernel fits the registers");
+        println!("allocated ({} copies removed)", a.removed_copies);
+    });
+    println!("{}", text.join("\n"));
+    // Identity: every virtual register its own registers, counted up per file from
+    // registers the kernel does not name.
+    let (identity, _) = build(|buf, _| {
+        let mut next = [
+            (RegFile::Reg, 24u64),
+            (RegFile::Pred, 1),
+            (RegFile::UReg, 8),
+            (RegFile::UPred, 1),
+        ];
+        buf.assign(|v| {
+            let slot = next
+                .iter_mut()
+                .find(|s| s.0 == v.file())
+                .expect("a file of the kernel");
+            let r = RegRef::from_code(v.file(), slot.1).expect("registers left");
+            slot.1 += u64::from(v.width());
+            r
+        })
+        .expect("identity registers fit");
+    });
+    let got = run(&words);
+    let want = run(&identity);
+    assert_eq!(
+        (&got.0, &got.1, got.2),
+        (&want.0, &want.1, want.2),
+        "allocated and identity agree"
+    );
+    assert_eq!(
+        got.0,
+        (0..32).collect::<Vec<u32>>(),
+        "R20 holds the lane number"
+    );
+    assert!(
+        got.1.iter().all(|&s| s == (0..32).sum::<u32>()),
+        "R11 holds the sum of lanes"
+    );
+    // 32 rounds (a lane leaves each): acc = sum of low(16 i + 5 + 2^32), i = 1..=32.
+    assert_eq!(got.2, (1..=32).map(|i| 16 * i + 5).sum::<u32>());
+    println!(
+        "ran {} steps (identity: {}): R20 = lane, R11 = {}, UR40 = {}",
+        got.3, want.3, got.1[0], got.2
     );
 }

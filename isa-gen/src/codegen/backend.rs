@@ -13,6 +13,7 @@ use crate::model::{Access, Address, Opcode, RegSource, TypeId, TypeKind};
 const BACKEND_RUNTIME: &str = include_str!("backend_runtime.rs");
 const BUFFER_RUNTIME: &str = include_str!("buffer_runtime.rs");
 const LISTING_RUNTIME: &str = include_str!("listing_runtime.rs");
+const VREG_RUNTIME: &str = include_str!("vreg_runtime.rs");
 
 pub(super) fn verbatim(src: &str, name: &str) -> TokenStream {
     match src.parse() {
@@ -38,6 +39,7 @@ impl Gen<'_> {
     pub(super) fn backend(&self) -> TokenStream {
         let runtime = verbatim(BACKEND_RUNTIME, "backend_runtime.rs");
         let buffer = verbatim(BUFFER_RUNTIME, "buffer_runtime.rs");
+        let vregs = verbatim(VREG_RUNTIME, "vreg_runtime.rs");
         // The listing prints instructions: only with the printer.
         let listing =
             (!self.options.skip_asm).then(|| verbatim(LISTING_RUNTIME, "listing_runtime.rs"));
@@ -107,6 +109,44 @@ impl Gen<'_> {
                 }
             })
             .collect();
+        // A virtual register stands in `code!` wherever a register of a file goes (the
+        // spec's types by path: a spec type may share a name with the backend's).
+        let holes: Vec<_> = tys
+            .iter()
+            .filter(|&&t| matches!(self.model.ty(t).kind, TypeKind::RegFile(_)))
+            .map(|&t| {
+                let v = self.type_ident(t);
+                quote! {
+                    impl Hole<super::#v> for VReg {
+                        fn fill(self, _: &mut super::#v) -> Option<VReg> {
+                            Some(self)
+                        }
+                    }
+                }
+            })
+            .collect();
+        // The numbered registers and sharing of each file (an allocator's registers).
+        let numbered: Vec<_> = tys
+            .iter()
+            .map(|&t| {
+                let v = self.type_ident(t);
+                match &self.model.ty(t).kind {
+                    TypeKind::RegFile(rf) => {
+                        let (lo, hi) = (rf.lo as u64, rf.hi as u64);
+                        quote! { RegFile::#v => Some((#lo, #hi)), }
+                    }
+                    _ => quote! { RegFile::#v => None, },
+                }
+            })
+            .collect();
+        let per_lane: Vec<_> = tys
+            .iter()
+            .map(|&t| {
+                let v = self.type_ident(t);
+                let p = matches!(&self.model.ty(t).kind, TypeKind::RegFile(rf) if rf.per_lane);
+                quote! { RegFile::#v => #p, }
+            })
+            .collect();
         // A register file wider than the name tables has no `&'static str` names (its
         // registers are written by `Display`), so `RegRef::name` exists only when
         // every file has them.
@@ -150,6 +190,8 @@ impl Gen<'_> {
                 use super::*;
                 #runtime
                 #buffer
+                #vregs
+                #( #holes )*
                 #listing
             }
 
@@ -167,6 +209,23 @@ impl Gen<'_> {
                 pub const fn name(self) -> &'static str {
                     match self {
                         #( RegFile::#variants => #names, )*
+                    }
+                }
+
+                /// The codes of the file's numbered registers, first and last (`R0`..`R254`:
+                /// `(0, 254)`): the registers an allocator may give out. `None` for an
+                /// enumeration of registers, whose registers are only named.
+                pub const fn numbered(self) -> Option<(u64, u64)> {
+                    match self {
+                        #( #numbered )*
+                    }
+                }
+
+                /// Whether each lane has its own copy of the file (the spec's `per-lane`);
+                /// otherwise the warp shares one.
+                pub const fn per_lane(self) -> bool {
+                    match self {
+                        #( #per_lane )*
                     }
                 }
             }

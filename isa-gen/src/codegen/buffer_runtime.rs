@@ -25,6 +25,7 @@ struct Ancestor {
     id: u32,
     labels: u32,
     symbols: u32,
+    vregs: u32,
 }
 
 /// Whose labels and symbols a buffer (and its code) takes: its own, and its
@@ -213,6 +214,16 @@ pub struct Reloc {
 pub enum BufferError {
     /// The base address is not a multiple of [`INSTRUCTION_BYTES`].
     MisalignedBase(u64),
+    /// The instruction at `at` still names a virtual register: allocate first
+    /// ([`CodeBuffer::allocate`]).
+    Virtual {
+        /// Address of the instruction.
+        at: u64,
+        /// The virtual register.
+        vreg: VReg,
+    },
+    /// A virtual register does not fit where `code!` put it.
+    Alloc(AllocError),
     /// The code would run past the end of the 64-bit address space.
     Overflow {
         /// The base address.
@@ -262,6 +273,12 @@ pub enum BufferError {
 
 impl core::error::Error for BufferError {}
 
+impl From<AllocError> for BufferError {
+    fn from(e: AllocError) -> BufferError {
+        BufferError::Alloc(e)
+    }
+}
+
 /// `label `name`` or `label #3`.
 fn write_label(
     f: &mut core::fmt::Formatter<'_>,
@@ -281,6 +298,11 @@ impl core::fmt::Display for BufferError {
                 f,
                 "base address {b:#x} is not a multiple of {INSTRUCTION_BYTES}"
             ),
+            BufferError::Virtual { at, vreg } => write!(
+                f,
+                "instruction at {at:#x} still names virtual register {vreg}: allocate registers before finishing"
+            ),
+            BufferError::Alloc(e) => core::fmt::Display::fmt(e, f),
             BufferError::Overflow { base, len } => write!(
                 f,
                 "{len} instructions from {base:#x} run past the end of the address space"
@@ -422,6 +444,8 @@ pub struct CodeBuffer {
     /// Every name given (a label's or a symbol's), with the symbol's index for a
     /// symbol: a lookup per name instead of a scan (tens of thousands of symbols).
     names: alloc::collections::BTreeMap<alloc::string::String, Option<u32>>,
+    /// Virtual registers and the operands that name them.
+    virt: Virtuals,
 }
 
 impl Default for CodeBuffer {
@@ -436,6 +460,7 @@ impl Default for CodeBuffer {
             relocs: alloc::vec::Vec::new(),
             symbols: alloc::vec::Vec::new(),
             names: alloc::collections::BTreeMap::new(),
+            virt: Virtuals::default(),
         }
     }
 }
@@ -447,6 +472,7 @@ impl core::clone::Clone for CodeBuffer {
             id: self.identity.id,
             labels: self.labels.len() as u32,
             symbols: self.symbols.len() as u32,
+            vregs: self.virt.values.len() as u32,
         });
         CodeBuffer {
             identity: Identity {
@@ -460,6 +486,7 @@ impl core::clone::Clone for CodeBuffer {
             relocs: self.relocs.clone(),
             symbols: self.symbols.clone(),
             names: self.names.clone(),
+            virt: self.virt.clone(),
         }
     }
 }
@@ -672,8 +699,20 @@ impl CodeBuffer {
     /// own (as if the buffer had been made there): label references and known
     /// addresses are resolved for `base`.
     pub fn finish_at(mut self, base: u64) -> Result<Code, BufferError> {
+        if let Some(&(i, _, vreg)) = self.virt.uses.iter().min_by_key(|u| u.0) {
+            return Err(BufferError::Virtual {
+                at: addr_at(self.base, i),
+                vreg,
+            });
+        }
         check_base(base, self.insts.len())?;
-        resolve_uses(&self.identity, base, &mut self.insts, &self.labels, &self.uses)?;
+        resolve_uses(
+            &self.identity,
+            base,
+            &mut self.insts,
+            &self.labels,
+            &self.uses,
+        )?;
         Ok(Code {
             identity: self.identity,
             base,
@@ -725,7 +764,10 @@ impl core::fmt::Display for LinkError {
         match self {
             LinkError::Undefined(s) => write!(f, "undefined symbol `{s}`"),
             LinkError::Target { at, symbol, error } => {
-                write!(f, "instruction at {at:#x}, relocation to `{symbol}`: {error}")
+                write!(
+                    f,
+                    "instruction at {at:#x}, relocation to `{symbol}`: {error}"
+                )
             }
         }
     }
@@ -811,9 +853,10 @@ impl Code {
 
     /// Every bound label of this code with its address, in creation order.
     pub fn labels(&self) -> impl core::iter::Iterator<Item = (Label, u64)> + '_ {
-        self.labels.iter().enumerate().filter_map(|(i, s)| {
-            Some((self.identity.label(i as u32), self.addr_of(s.at?)))
-        })
+        self.labels
+            .iter()
+            .enumerate()
+            .filter_map(|(i, s)| Some((self.identity.label(i as u32), self.addr_of(s.at?))))
     }
 
     /// The label references of the code: (instruction index, address operand, label)
@@ -839,7 +882,10 @@ impl Code {
         for r in &self.relocs {
             // Every relocation names a symbol and an instruction of this code (the
             // buffer made both), so the fallbacks below are never taken.
-            let name = self.symbols.get(r.symbol.index()).map_or("", |s| s.as_str());
+            let name = self
+                .symbols
+                .get(r.symbol.index())
+                .map_or("", |s| s.as_str());
             let s = resolve(name).ok_or_else(|| LinkError::Undefined(name.into()))?;
             let at = self.base.wrapping_add(r.offset);
             let target = s.wrapping_add(r.addend as u64);

@@ -109,6 +109,10 @@ pub struct RegFile {
     /// `(code, value)`: the value a named constant register reads, where the spec says
     /// (`RZ = 255 reads 0;`).
     pub reads: Vec<(u128, u128)>,
+    /// Each lane has its own copy (`per-lane`); otherwise the warp shares one
+    /// (`per-warp`, and the reading when the spec says neither: a register allocator
+    /// must then keep values apart across divergent code, the safe side).
+    pub per_lane: bool,
 }
 
 impl RegFile {

@@ -73,6 +73,8 @@ pub struct EnumValueDef {
 pub struct RegFileDef {
     pub name: Ident,
     pub width: Int,
+    /// ` per-lane` (`true`) or ` per-warp` (`false`) after the width, with its span.
+    pub per_lane: Option<(bool, Span)>,
     pub items: Vec<RegFileItem>,
     pub span: Span,
 }

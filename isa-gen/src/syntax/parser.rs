@@ -308,13 +308,18 @@ impl<'a> Parser<'a, '_> {
                 }))
             }
             Header::RegFile => {
-                let (name, width) =
-                    self.statement(line, "a register file header", |i| name_width(c, word, i))?;
+                let ((name, width), per_lane) =
+                    self.statement(line, "a register file header", |i| {
+                        let (i, nw) = name_width(c, word, i)?;
+                        let (i, s) = sharing(c, i)?;
+                        Ok((i, (nw, s)))
+                    })?;
                 let span = c.span(line.trim());
                 let items = self.regfile_body();
                 Some(Item::RegFile(RegFileDef {
                     name,
                     width,
+                    per_lane,
                     items,
                     span,
                 }))
@@ -775,6 +780,23 @@ fn name_width<'a>(c: Ctx<'a>, word: &'a str, i: &'a str) -> PResult<'a, (Ident, 
     let (i, name) = must("a type name", ident)(i)?;
     let (i, width) = angle_int(c, i)?;
     Ok((i, (c.ident(name), width)))
+}
+
+/// The optional ` per-lane` / ` per-warp` after a register file's width: whether each
+/// lane has its own copy of the file. `None` when neither is written (the model then
+/// takes the file as shared by the warp, the safe reading for an allocator).
+fn sharing<'a>(c: Ctx<'a>, i: &'a str) -> PResult<'a, Option<(bool, Span)>> {
+    let (at, _) = ws(i)?;
+    if let Ok((rest, w)) = alt((tag::<_, _, ()>("per-lane"), tag("per-warp")))(at) {
+        return Ok((rest, Some((w == "per-lane", c.span(w)))));
+    }
+    if line_end(at).is_ok() {
+        return Ok((at, None));
+    }
+    Err(nom::Err::Failure(PErr {
+        at,
+        expected: "`per-lane`, `per-warp` or end of line".into(),
+    }))
 }
 
 /// The optional ` signed` / ` unsigned` after a constant-memory offset width: signed

@@ -254,6 +254,7 @@ impl<'a> Resolver<'a> {
             hi,
             named: Vec::new(),
             reads: Vec::new(),
+            per_lane: false,
         };
         for (n, c, name_span, code_span) in &named {
             if (lo..=hi).contains(c) {
@@ -290,6 +291,7 @@ impl<'a> Resolver<'a> {
             hi,
             named,
             reads: reads_values,
+            per_lane: rf.per_lane.is_some_and(|(p, _)| p),
         })
     }
 

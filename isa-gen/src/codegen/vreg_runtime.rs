@@ -1,0 +1,742 @@
+// Virtual registers in a `CodeBuffer`, and their allocation: emitted verbatim into the
+// generated code beside the buffer (see `codegen::backend`). It turns the buffer's
+// instructions into the spec-independent `isa_rt::regalloc::Function` through the
+// operand facts (`reg_operands`, `flow`, the address operands' labels), and writes the
+// registers given back with `map_regs`.
+
+/// A virtual register: a value of `width` consecutive registers of one file (a single
+/// register, a pair, a quad), made by [`CodeBuffer::vreg`] and given physical registers
+/// by [`CodeBuffer::allocate`]. A reference may cover part of the value
+/// ([`VReg::part`]: the low half of a pair). It stands wherever a register of its file
+/// goes: in `code!` (`{v}`), or bound to an operand with [`CodeBuffer::set_virtual`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct VReg {
+    buffer: u32,
+    value: u32,
+    file: RegFile,
+    width: u8,
+    first: u8,
+    count: u8,
+}
+
+impl VReg {
+    /// The register file.
+    pub const fn file(self) -> RegFile {
+        self.file
+    }
+
+    /// The number of the value in its buffer.
+    pub const fn index(self) -> u32 {
+        self.value
+    }
+
+    /// How many registers the whole value has.
+    pub const fn width(self) -> u8 {
+        self.width
+    }
+
+    /// The first of the value's registers this reference covers.
+    pub const fn first(self) -> u8 {
+        self.first
+    }
+
+    /// How many registers this reference covers.
+    pub const fn count(self) -> u8 {
+        self.count
+    }
+
+    /// Registers `first..first + count` of the value (`part(0, 1)`: the low half of a
+    /// pair); `None` past its width.
+    pub const fn part(self, first: u8, count: u8) -> Option<VReg> {
+        if count == 0 || first as u16 + count as u16 > self.width as u16 {
+            return None;
+        }
+        Some(VReg {
+            first,
+            count,
+            ..self
+        })
+    }
+
+    /// The whole value.
+    pub const fn whole(self) -> VReg {
+        VReg {
+            first: 0,
+            count: self.width,
+            ..self
+        }
+    }
+}
+
+impl core::fmt::Display for VReg {
+    /// `%UReg3`, a part as `%UReg3[0:1]`.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "%{}{}", self.file.name(), self.value)?;
+        if self.count != self.width {
+            write!(f, "[{}:{}]", self.first, self.first + self.count - 1)?;
+        }
+        Ok(())
+    }
+}
+
+/// What `code!` puts in an instruction's field: a value of the field's type, or (for a
+/// register field) a [`VReg`], which the buffer records instead.
+pub trait Hole<T> {
+    /// Puts `self` in `slot`, or returns the virtual register that stands there.
+    fn fill(self, slot: &mut T) -> Option<VReg>;
+}
+
+impl<T> Hole<T> for T {
+    fn fill(self, slot: &mut T) -> Option<VReg> {
+        *slot = self;
+        None
+    }
+}
+
+/// What allocation must respect beyond the instructions: the calling convention.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Abi {
+    /// Registers never given to a value (a stack pointer, registers the caller keeps);
+    /// instructions may still name them.
+    pub reserved: alloc::vec::Vec<RegRef>,
+    /// Registers a call may change: no value lives in them across a call.
+    pub call_clobbers: alloc::vec::Vec<RegRef>,
+    /// Registers a call reads (its arguments): what is written to them before stays.
+    pub call_reads: alloc::vec::Vec<RegRef>,
+    /// Registers read when the function returns (its results).
+    pub return_reads: alloc::vec::Vec<RegRef>,
+}
+
+/// Why virtual registers cannot be used or allocated.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum AllocError {
+    /// The file has no numbered registers to give (an enumeration of registers).
+    NotAllocatable(RegFile),
+    /// A width of 0 or more registers than the file has.
+    Width(RegFile, u8),
+    /// A virtual register of another buffer, or of an allocation already done.
+    Foreign(VReg),
+    /// The instruction at `at` has no register operand `operand` that takes a
+    /// register of its own (an operand word stands for fixed registers).
+    NoOperand {
+        /// Address of the instruction.
+        at: u64,
+        /// The operand's name.
+        operand: alloc::string::String,
+    },
+    /// The operand takes registers of another file, or another number of them.
+    Mismatch {
+        /// Address of the instruction.
+        at: u64,
+        /// The operand.
+        operand: &'static str,
+        /// What it takes: file and number of registers.
+        takes: (RegFile, u8),
+        /// The virtual register given.
+        given: VReg,
+    },
+    /// The registers of a file ran out: at the instruction at `at`, `value` finds no
+    /// free consecutive registers; `live` is what holds the file's registers there.
+    OutOfRegisters {
+        /// Address of the instruction.
+        at: u64,
+        /// The value.
+        value: VReg,
+        /// What is live there: a virtual register (`Some`) or a fixed one, and the
+        /// register it holds.
+        live: alloc::vec::Vec<(Option<VReg>, RegRef)>,
+    },
+    /// Writing the registers given made an instruction the spec does not define.
+    Rewrite {
+        /// Address of the instruction.
+        at: u64,
+        /// Why.
+        error: RegError,
+    },
+    /// The checker found a read of the wrong value ([`CodeBuffer::allocate_checked`]):
+    /// a defect of the allocator, reported rather than encoded.
+    Check(alloc::string::String),
+}
+
+impl core::error::Error for AllocError {}
+
+impl core::fmt::Display for AllocError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            AllocError::NotAllocatable(file) => {
+                write!(f, "`{}` has no numbered registers to allocate", file.name())
+            }
+            AllocError::Width(file, w) => {
+                write!(f, "no value of {w} registers fits `{}`", file.name())
+            }
+            AllocError::Foreign(v) => write!(
+                f,
+                "{v} belongs to another buffer, or to an allocation already done"
+            ),
+            AllocError::NoOperand { at, operand } => write!(
+                f,
+                "instruction at {at:#x}: no register operand `{operand}` takes a register of its own"
+            ),
+            AllocError::Mismatch {
+                at,
+                operand,
+                takes,
+                given,
+            } => write!(
+                f,
+                "instruction at {at:#x}: operand `{operand}` takes {} `{}` register(s), not {given} ({} of `{}`)",
+                takes.1,
+                takes.0.name(),
+                given.count(),
+                given.file().name()
+            ),
+            AllocError::OutOfRegisters { at, value, live } => {
+                write!(
+                    f,
+                    "instruction at {at:#x}: no {} free consecutive `{}` registers for {value}; live there:",
+                    value.width(),
+                    value.file().name()
+                )?;
+                for (v, r) in live {
+                    match v {
+                        Some(v) => write!(f, " {v} in {r},")?,
+                        None => write!(f, " {r},")?,
+                    }
+                }
+                Ok(())
+            }
+            AllocError::Rewrite { at, error } => write!(f, "instruction at {at:#x}: {error}"),
+            AllocError::Check(m) => write!(f, "the allocation does not check: {m}"),
+        }
+    }
+}
+
+/// The registers [`CodeBuffer::allocate`] gave.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Allocated {
+    buffer: u32,
+    first: alloc::vec::Vec<Option<RegRef>>,
+    /// Copies removed because they became copies of a register onto itself.
+    pub removed_copies: usize,
+}
+
+impl Allocated {
+    /// The first physical register of the part `v` covers.
+    pub fn reg(&self, v: VReg) -> Option<RegRef> {
+        if v.buffer != self.buffer {
+            return None;
+        }
+        self.first
+            .get(v.value as usize)
+            .copied()
+            .flatten()?
+            .offset(v.first)
+    }
+}
+
+/// The virtual registers of a buffer.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Virtuals {
+    /// File and width of each value; values before `retired` were allocated.
+    values: alloc::vec::Vec<(RegFile, u8)>,
+    retired: u32,
+    /// Operand `reg` (index into `OpcodeInfo::regs`) of instruction `at` is `vreg`.
+    uses: alloc::vec::Vec<(usize, u8, VReg)>,
+    /// Instructions that copy their read register operand to their written one.
+    copies: alloc::vec::Vec<usize>,
+    /// Where an indirect branch may go (labels), when known.
+    indirect: alloc::vec::Vec<(usize, alloc::vec::Vec<u32>)>,
+}
+
+/// The numbered registers of `file` (first and last code) as the allocator counts them.
+fn numbered(file: RegFile) -> Option<(u64, u16)> {
+    let (lo, hi) = file.numbered()?;
+    let count = u16::try_from(hi.checked_sub(lo)?.checked_add(1)?).ok()?;
+    Some((lo, count))
+}
+
+impl CodeBuffer {
+    /// A new virtual register of `width` consecutive registers of `file`.
+    pub fn vreg(&mut self, file: RegFile, width: u8) -> Result<VReg, AllocError> {
+        let (_, count) = numbered(file).ok_or(AllocError::NotAllocatable(file))?;
+        if width == 0 || u16::from(width) > count {
+            return Err(AllocError::Width(file, width));
+        }
+        self.virt.values.push((file, width));
+        Ok(VReg {
+            buffer: self.identity.id,
+            value: (self.virt.values.len() - 1) as u32,
+            file,
+            width,
+            first: 0,
+            count: width,
+        })
+    }
+
+    fn owns_vreg(&self, v: VReg) -> bool {
+        v.value >= self.virt.retired
+            && self
+                .identity
+                .owns(v.buffer, v.value, self.virt.values.len(), |a| a.vregs)
+            && self.virt.values[v.value as usize] == (v.file, v.width)
+    }
+
+    /// The index of the instruction at `at`.
+    fn index_at(&self, at: u64) -> Option<usize> {
+        let off = at.checked_sub(self.base)?;
+        let i = usize::try_from(off / INSTRUCTION_BYTES).ok()?;
+        (off % INSTRUCTION_BYTES == 0 && i < self.insts.len()).then_some(i)
+    }
+
+    /// Makes register operand `operand` (its spec name: `rd`, `ura`) of the instruction
+    /// at address `at` (as [`CodeBuffer::push`] returned it) the virtual register `v`.
+    /// The operand must take registers of `v`'s file, as many as `v` covers.
+    pub fn set_virtual(&mut self, at: u64, operand: &str, v: VReg) -> Result<(), AllocError> {
+        let no_operand = || AllocError::NoOperand {
+            at,
+            operand: operand.into(),
+        };
+        let i = self.index_at(at).ok_or_else(no_operand)?;
+        if !self.owns_vreg(v) {
+            return Err(AllocError::Foreign(v));
+        }
+        let insn = self.insts[i];
+        let info = insn.opcode().info();
+        let k = info
+            .regs
+            .iter()
+            .position(|r| r.name == operand && !r.is_fixed())
+            .ok_or_else(no_operand)?;
+        let op = insn
+            .reg_operands()
+            .find(|o| core::ptr::eq(o.info, &info.regs[k]))
+            .ok_or_else(no_operand)?;
+        if op.reg.file() != v.file || op.count != v.count {
+            return Err(AllocError::Mismatch {
+                at,
+                operand: info.regs[k].name,
+                takes: (op.reg.file(), op.count),
+                given: v,
+            });
+        }
+        self.virt.uses.retain(|&(j, r, _)| (j, r) != (i, k as u8));
+        self.virt.uses.push((i, k as u8, v));
+        Ok(())
+    }
+
+    /// Marks the instruction at `at` a copy from its read register operand to its
+    /// written one: allocation gives both the same registers where it can, and then
+    /// removes the copy.
+    pub fn mark_copy(&mut self, at: u64) -> Result<(), AllocError> {
+        let i = self.index_at(at).ok_or(AllocError::NoOperand {
+            at,
+            operand: alloc::string::String::new(),
+        })?;
+        self.virt.copies.push(i);
+        Ok(())
+    }
+
+    /// Says where the indirect branch at `at` may go (a `BRX` through a jump table):
+    /// without it, allocation takes every bound label as a possible target.
+    pub fn set_targets(&mut self, at: u64, targets: &[Label]) -> Result<(), BufferError> {
+        let i = self.index_at(at).ok_or(BufferError::Target {
+            at,
+            error: TargetError::NoAddress,
+        })?;
+        let mut ls = alloc::vec::Vec::with_capacity(targets.len());
+        for &l in targets {
+            self.slot(l)?;
+            ls.push(l.index);
+        }
+        self.virt.indirect.push((i, ls));
+        Ok(())
+    }
+
+    /// Whether some instruction still names a virtual register.
+    pub fn has_virtual(&self) -> bool {
+        !self.virt.uses.is_empty()
+    }
+
+    /// Gives every virtual register the physical registers `f` returns for it (the
+    /// first of its value; `f` is asked once per value named): for a backend with an
+    /// allocator of its own, or an identity assignment to compare against. Nothing
+    /// changes on error.
+    pub fn assign(&mut self, mut f: impl FnMut(VReg) -> RegRef) -> Result<Allocated, AllocError> {
+        let mut first: alloc::vec::Vec<Option<RegRef>> =
+            alloc::vec::Vec::with_capacity(self.virt.values.len());
+        for (k, &(file, width)) in self.virt.values.iter().enumerate() {
+            let v = VReg {
+                buffer: self.identity.id,
+                value: k as u32,
+                file,
+                width,
+                first: 0,
+                count: width,
+            };
+            let named = (k as u32) >= self.virt.retired
+                && self.virt.uses.iter().any(|u| u.2.value == v.value);
+            first.push(named.then(|| f(v)));
+        }
+        self.rewrite(first, false)
+    }
+
+    /// Writes the registers given into the instructions, drops the copies that became
+    /// identities, and retires the virtual registers.
+    fn rewrite(
+        &mut self,
+        first: alloc::vec::Vec<Option<RegRef>>,
+        drop_copies: bool,
+    ) -> Result<Allocated, AllocError> {
+        let mut insts = self.insts.clone();
+        let mut by_inst = self.virt.uses.clone();
+        by_inst.sort_unstable_by_key(|u| (u.0, u.1));
+        let mut k = 0;
+        while k < by_inst.len() {
+            let i = by_inst[k].0;
+            let end = k + by_inst[k..].iter().take_while(|u| u.0 == i).count();
+            let group = &by_inst[k..end];
+            let info = insts[i].opcode().info();
+            let at = addr_at(self.base, i);
+            let mut bad = None;
+            let r = insts[i].map_regs(|op| {
+                let Some(&(_, _, v)) = group
+                    .iter()
+                    .find(|u| core::ptr::eq(op.info, &info.regs[u.1 as usize]))
+                else {
+                    return op.reg;
+                };
+                match first[v.value as usize].and_then(|r| r.offset(v.first)) {
+                    Some(r) if r.file() == v.file => r,
+                    _ => {
+                        bad = Some(v);
+                        op.reg
+                    }
+                }
+            });
+            if let Some(v) = bad {
+                return Err(AllocError::Mismatch {
+                    at,
+                    operand: "",
+                    takes: (v.file, v.count),
+                    given: v,
+                });
+            }
+            r.map_err(|error| AllocError::Rewrite { at, error })?;
+            k = end;
+        }
+        // Copies onto themselves: every register read is the one written.
+        let mut removed = alloc::vec::Vec::new();
+        if drop_copies {
+            for &i in &self.virt.copies {
+                let ops: alloc::vec::Vec<RegOperand> = insts[i].reg_operands().collect();
+                let from = ops.iter().find(|o| o.access == Access::Read);
+                let to = ops.iter().find(|o| o.access == Access::Write);
+                let uses_other = ops.iter().filter(|o| !o.reg.is_constant()).count() != 2;
+                if let (Some(a), Some(b), false) = (from, to, uses_other) {
+                    if a.reg == b.reg && a.count == b.count && !a.reg.is_constant() {
+                        removed.push(i);
+                    }
+                }
+            }
+            removed.sort_unstable();
+            removed.dedup();
+        }
+        self.insts = insts;
+        if !removed.is_empty() {
+            self.remove(&removed);
+        }
+        self.virt.retired = self.virt.values.len() as u32;
+        self.virt.uses.clear();
+        self.virt.copies.clear();
+        self.virt.indirect.clear();
+        Ok(Allocated {
+            buffer: self.identity.id,
+            first,
+            removed_copies: removed.len(),
+        })
+    }
+
+    /// Removes instructions `gone` (sorted): later instructions, the labels bound to
+    /// them and the references from them move up.
+    fn remove(&mut self, gone: &[usize]) {
+        let new_index = |i: usize| i - gone.partition_point(|&g| g < i);
+        let mut k = 0;
+        let mut i = 0;
+        self.insts.retain(|_| {
+            let keep = gone.get(k) != Some(&i);
+            if !keep {
+                k += 1;
+            }
+            i += 1;
+            keep
+        });
+        for l in &mut self.labels {
+            if let Some(at) = l.at.as_mut() {
+                *at = new_index(*at);
+            }
+        }
+        for u in &mut self.uses {
+            u.at = new_index(u.at);
+        }
+        for r in &mut self.relocs {
+            let i = (r.offset / INSTRUCTION_BYTES) as usize;
+            r.offset = INSTRUCTION_BYTES * new_index(i) as u64;
+        }
+    }
+
+    /// Gives every virtual register physical registers, honouring the registers the
+    /// instructions and `abi` fix, tied and guarded operands and register tuples, and
+    /// rewrites the instructions; copies that became identities are removed. Fails,
+    /// changing nothing, when a file's registers run out (the ISA has no store to
+    /// spill to), naming the instruction and what is live there.
+    pub fn allocate(&mut self, abi: &Abi) -> Result<Allocated, AllocError> {
+        self.allocate_inner(abi, false)
+    }
+
+    /// [`CodeBuffer::allocate`], then the checker: every read of the allocated code
+    /// finds the value its virtual register held, on every path
+    /// (`isa_rt::regalloc::check`). For tests and fuzzing; costs about as much again.
+    pub fn allocate_checked(&mut self, abi: &Abi) -> Result<Allocated, AllocError> {
+        self.allocate_inner(abi, true)
+    }
+
+    fn allocate_inner(&mut self, abi: &Abi, check: bool) -> Result<Allocated, AllocError> {
+        use ::isa_rt::regalloc as ra;
+        // The files the allocator knows: those with numbered registers.
+        let files: alloc::vec::Vec<(RegFile, u64, u16)> = RegFile::ALL
+            .iter()
+            .filter_map(|&f| numbered(f).map(|(lo, n)| (f, lo, n)))
+            .collect();
+        let file_index = |f: RegFile| files.iter().position(|x| x.0 == f).map(|k| k as u8);
+        // A fixed register as (file, first numbered register); `None` for a constant one
+        // or one outside the numbered range.
+        let fixed = |r: RegRef| -> Option<(u8, u16)> {
+            let k = file_index(r.file())?;
+            let (_, lo, n) = files[k as usize];
+            let reg = r.code().checked_sub(lo)?;
+            (!r.is_constant() && reg < u64::from(n)).then_some((k, reg as u16))
+        };
+        let mut func = ra::Function::new(
+            files
+                .iter()
+                .map(|&(f, _, _)| ra::File {
+                    count: numbered(f).map_or(0, |x| x.1),
+                    align: 1,
+                    per_lane: f.per_lane(),
+                    reserved: abi
+                        .reserved
+                        .iter()
+                        .filter(|r| r.file() == f)
+                        .filter_map(|&r| fixed(r).map(|x| x.1))
+                        .collect(),
+                })
+                .collect(),
+        );
+        for &(file, width) in &self.virt.values {
+            func.value(file_index(file).unwrap_or(0), width);
+        }
+        let mut uses = self.virt.uses.clone();
+        uses.sort_unstable_by_key(|u| (u.0, u.1));
+        // Where calls to labels of this buffer return: a return goes back to each.
+        let n = self.insts.len();
+        let label_at = |l: u32| {
+            self.labels
+                .get(l as usize)
+                .and_then(|s| s.at)
+                .filter(|&i| i < n)
+        };
+        let target_of = |i: usize, k: Option<u8>| -> Option<usize> {
+            let k = k?;
+            self.uses
+                .iter()
+                .find(|u| u.at == i && u.operand == k)
+                .and_then(|u| match u.dest {
+                    Dest::Label(l) => label_at(l),
+                    Dest::Address(_) => None,
+                })
+        };
+        let mut return_points: alloc::vec::Vec<u32> = alloc::vec::Vec::new();
+        for (i, insn) in self.insts.iter().enumerate() {
+            if insn.flow() == Flow::Call
+                && target_of(i, insn.opcode().info().target).is_some()
+                && i + 1 < n
+            {
+                return_points.push(i as u32 + 1);
+            }
+        }
+        let every_label: alloc::vec::Vec<u32> = (0..self.labels.len() as u32)
+            .filter_map(|l| label_at(l).map(|i| i as u32))
+            .collect();
+        let mut ops: alloc::vec::Vec<ra::Operand> = alloc::vec::Vec::new();
+        let mut targets: alloc::vec::Vec<u32> = alloc::vec::Vec::new();
+        let mut u = 0;
+        for (i, insn) in self.insts.iter().enumerate() {
+            ops.clear();
+            targets.clear();
+            let info = insn.opcode().info();
+            let at = addr_at(self.base, i);
+            let guarded = insn.is_conditional();
+            for op in insn.reg_operands() {
+                let k = info
+                    .regs
+                    .iter()
+                    .position(|r| core::ptr::eq(r, op.info))
+                    .unwrap_or(0);
+                while u < uses.len() && (uses[u].0, uses[u].1 as usize) < (i, k) {
+                    u += 1;
+                }
+                let usage = ra::Use {
+                    read: op.access.reads(),
+                    write: op.access.writes(),
+                    conditional: op.access.is_conditional(),
+                };
+                let loc = match uses.get(u) {
+                    Some(&(j, r, v)) if j == i && r as usize == k => {
+                        if !self.owns_vreg(v) {
+                            return Err(AllocError::Foreign(v));
+                        }
+                        ra::Loc::Virtual {
+                            value: v.value,
+                            unit: v.first,
+                        }
+                    }
+                    _ => match fixed(op.reg) {
+                        Some((file, reg)) => ra::Loc::Fixed { file, reg },
+                        None => continue,
+                    },
+                };
+                let count = match loc {
+                    ra::Loc::Virtual { .. } => op.count,
+                    ra::Loc::Fixed { file, reg } => op
+                        .regs()
+                        .filter(|r| fixed(*r).is_some())
+                        .count()
+                        .min(usize::from(files[file as usize].2 - reg))
+                        as u8,
+                };
+                if count > 0 {
+                    ops.push(ra::Operand { loc, count, usage });
+                }
+            }
+            let flow = insn.flow();
+            let mut extra = |list: &[RegRef], usage: ra::Use| {
+                for &r in list {
+                    if let Some((file, reg)) = fixed(r) {
+                        ops.push(ra::Operand {
+                            loc: ra::Loc::Fixed { file, reg },
+                            count: 1,
+                            usage,
+                        });
+                    }
+                }
+            };
+            match flow {
+                Flow::Call | Flow::IndirectCall => {
+                    extra(&abi.call_reads, ra::Use::READ);
+                    extra(
+                        &abi.call_clobbers,
+                        if guarded {
+                            ra::Use::COND_WRITE
+                        } else {
+                            ra::Use::WRITE
+                        },
+                    );
+                }
+                Flow::Return => extra(&abi.return_reads, ra::Use::READ),
+                _ => {}
+            }
+            let mut divergent = guarded;
+            match flow {
+                Flow::Branch => targets.extend(
+                    target_of(i, info.target.or_else(|| insn.direct_target())).map(|t| t as u32),
+                ),
+                Flow::Call => targets.extend(target_of(i, info.target).map(|t| t as u32)),
+                Flow::IndirectBranch => {
+                    divergent = true;
+                    match self.virt.indirect.iter().rev().find(|x| x.0 == i) {
+                        Some((_, ls)) => {
+                            targets.extend(ls.iter().filter_map(|&l| label_at(l)).map(|t| t as u32))
+                        }
+                        None => targets.extend(&every_label),
+                    }
+                }
+                Flow::Return => targets.extend(&return_points),
+                _ => {}
+            }
+            let falls_through = flow.falls_through() || guarded;
+            if !matches!(
+                flow,
+                Flow::Branch
+                    | Flow::IndirectBranch
+                    | Flow::Call
+                    | Flow::IndirectCall
+                    | Flow::Return
+            ) {
+                divergent = false;
+            }
+            let _ = at;
+            let j = func.push(
+                &ops,
+                ra::Flow {
+                    falls_through,
+                    targets: &targets,
+                    divergent,
+                },
+            );
+            if self.virt.copies.contains(&i) {
+                func.mark_copy(j);
+            }
+        }
+        let a = func.allocate().map_err(|e| match e {
+            ra::AllocError::OutOfRegisters {
+                inst, value, live, ..
+            } => {
+                let vreg = |value: u32, unit: u8| {
+                    let (file, width) = self.virt.values[value as usize];
+                    VReg {
+                        buffer: self.identity.id,
+                        value,
+                        file,
+                        width,
+                        first: unit,
+                        count: 1,
+                    }
+                };
+                let file_of = |f: u8| files[f as usize];
+                let v = vreg(value, 0).whole();
+                let (_, lo, _) = file_of(file_index(v.file).unwrap_or(0));
+                AllocError::OutOfRegisters {
+                    at: addr_at(self.base, inst as usize),
+                    value: v,
+                    live: live
+                        .into_iter()
+                        .filter_map(|(loc, reg)| {
+                            let r = RegRef::from_code(v.file, lo + u64::from(reg))?;
+                            Some(match loc {
+                                ra::Loc::Virtual { value, unit } => (Some(vreg(value, unit)), r),
+                                ra::Loc::Fixed { .. } => (None, r),
+                            })
+                        })
+                        .collect(),
+                }
+            }
+            ra::AllocError::Invalid { inst, what } => {
+                AllocError::Check(alloc::format!("instruction {inst}: {what}"))
+            }
+        })?;
+        if check {
+            ra::check::check(&func, &a).map_err(|e| AllocError::Check(alloc::format!("{e}")))?;
+        }
+        let first = self
+            .virt
+            .values
+            .iter()
+            .zip(&a.first)
+            .map(|(&(file, _), &r)| {
+                let (_, lo, _) = files[file_index(file).unwrap_or(0) as usize];
+                RegRef::from_code(file, lo + u64::from(r))
+            })
+            .collect();
+        self.rewrite(first, true)
+    }
+}
