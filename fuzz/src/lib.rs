@@ -23,5 +23,6 @@
 pub mod asm;
 pub mod decode;
 pub mod object;
+pub mod regalloc;
 pub mod sim;
 pub mod spec;

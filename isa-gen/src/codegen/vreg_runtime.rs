@@ -429,9 +429,12 @@ impl CodeBuffer {
         if drop_copies {
             for &i in &self.virt.copies {
                 let ops: alloc::vec::Vec<RegOperand> = insts[i].reg_operands().collect();
+                // Constant registers (the guard `PT`, a carry out to `UPT`) hold nothing.
+                let ops: alloc::vec::Vec<&RegOperand> =
+                    ops.iter().filter(|o| !o.reg.is_constant()).collect();
                 let from = ops.iter().find(|o| o.access == Access::Read);
                 let to = ops.iter().find(|o| o.access == Access::Write);
-                let uses_other = ops.iter().filter(|o| !o.reg.is_constant()).count() != 2;
+                let uses_other = ops.len() != 2;
                 if let (Some(a), Some(b), false) = (from, to, uses_other) {
                     if a.reg == b.reg && a.count == b.count && !a.reg.is_constant() {
                         removed.push(i);
@@ -442,8 +445,13 @@ impl CodeBuffer {
             removed.dedup();
         }
         self.insts = insts;
-        if !removed.is_empty() {
+        // An address operand pushed as a raw offset (`push`) keeps its offset: removing
+        // an instruction between it and what it points to would change its meaning, so
+        // then every copy stays (it does nothing).
+        if !removed.is_empty() && !self.raw_offsets() {
             self.remove(&removed);
+        } else {
+            removed.clear();
         }
         self.virt.retired = self.virt.values.len() as u32;
         self.virt.uses.clear();
@@ -453,6 +461,25 @@ impl CodeBuffer {
             buffer: self.identity.id,
             first,
             removed_copies: removed.len(),
+        })
+    }
+
+    /// Whether some relative address operand is neither a label's nor an address's
+    /// nor a relocation's: an offset the buffer does not know the target of.
+    fn raw_offsets(&self) -> bool {
+        let mut tracked: alloc::vec::Vec<(usize, u8)> =
+            self.uses.iter().map(|u| (u.at, u.operand)).collect();
+        tracked.extend(
+            self.relocs
+                .iter()
+                .map(|r| ((r.offset / INSTRUCTION_BYTES) as usize, r.operand)),
+        );
+        tracked.sort_unstable();
+        self.insts.iter().enumerate().any(|(i, insn)| {
+            (0..insn.addresses().len()).any(|k| {
+                insn.address_is_absolute(k) == Some(false)
+                    && tracked.binary_search(&(i, k as u8)).is_err()
+            })
         })
     }
 
@@ -555,6 +582,8 @@ impl CodeBuffer {
                     Dest::Address(_) => None,
                 })
         };
+        let mut copies = self.virt.copies.clone();
+        copies.sort_unstable();
         let mut return_points: alloc::vec::Vec<u32> = alloc::vec::Vec::new();
         for (i, insn) in self.insts.iter().enumerate() {
             if insn.flow() == Flow::Call
@@ -574,7 +603,6 @@ impl CodeBuffer {
             ops.clear();
             targets.clear();
             let info = insn.opcode().info();
-            let at = addr_at(self.base, i);
             let guarded = insn.is_conditional();
             for op in insn.reg_operands() {
                 let k = info
@@ -674,16 +702,21 @@ impl CodeBuffer {
             ) {
                 divergent = false;
             }
-            let _ = at;
+            // A convergence barrier set up here: the lanes meet at its point.
+            let converges_at = match flow {
+                Flow::Converge => target_of(i, info.target).map(|t| t as u32),
+                _ => None,
+            };
             let j = func.push(
                 &ops,
                 ra::Flow {
                     falls_through,
                     targets: &targets,
                     divergent,
+                    converges_at,
                 },
             );
-            if self.virt.copies.contains(&i) {
+            if copies.binary_search(&i).is_ok() {
                 func.mark_copy(j);
             }
         }

@@ -177,13 +177,34 @@ fn out_of_registers(f: &Function, live: &Liveness, held: &[Held], v: u32) -> All
             .filter_map(|r| at(&held[r as usize], p).map(|l| (l, (r - regs.start) as u16)))
             .collect()
     };
-    let point = (live.vbase[v as usize]..live.vbase[v as usize + 1])
+    // Where the file is fullest among the value's own points; a region's point (all
+    // the values that may run apart there) when that is fuller.
+    let points: Vec<u32> = (live.vbase[v as usize]..live.vbase[v as usize + 1])
         .flat_map(|u| live.of(u).iter().map(|s| s.0))
-        .filter(|&p| p != live.divergent_point)
-        .max_by_key(|&p| (holders(p).len(), core::cmp::Reverse(p)))
+        .collect();
+    let fullest = |region: bool| {
+        points
+            .iter()
+            .copied()
+            .filter(|&p| (p >= live.region_points) == region)
+            .map(|p| (holders(p).len(), core::cmp::Reverse(p)))
+            .max()
+    };
+    let own = fullest(false);
+    let first_own = points
+        .iter()
+        .copied()
+        .filter(|&p| p < live.region_points)
+        .min()
         .unwrap_or(0);
+    let (point, at) = match (own, fullest(true)) {
+        (Some(o), Some(r)) if r.0 > o.0 => (r.1 .0, first_own),
+        (Some(o), _) => (o.1 .0, o.1 .0),
+        (None, Some(r)) => (r.1 .0, first_own),
+        (None, None) => (0, 0),
+    };
     AllocError::OutOfRegisters {
-        inst: point / 2,
+        inst: at / 2,
         file: val.file,
         value: v,
         width: val.width,

@@ -28,10 +28,11 @@ pub struct Liveness {
     pub at: Vec<u32>,
     /// The segments.
     pub segs: Vec<(u32, u32)>,
-    /// The point standing for the whole divergent part of the function: a unit of a
-    /// shared file live anywhere there has a segment at this point too (past the
-    /// function's last point), so all such units interfere.
-    pub divergent_point: u32,
+    /// The first of the points standing for divergent regions (region `k` is point
+    /// `region_points + 2k`, past the function's own): a unit of a shared file live
+    /// anywhere in a region has a segment at its point too, so all such units
+    /// interfere.
+    pub region_points: u32,
 }
 
 impl Liveness {
@@ -166,40 +167,50 @@ impl Liveness {
         }
         drop(live_out);
 
-        // 4. The divergent part: units of shared files live there meet at one point.
+        // 4. Divergent regions: units of shared files live in one meet at its point.
         let n = f.len() as u32;
-        let divergent_point = 2 * n + 2;
-        let mut prefix = Vec::with_capacity(n as usize + 1);
-        prefix.push(0u32);
-        for i in 0..n as usize {
-            let d = cfg.divergent[cfg.block_of[i] as usize];
-            prefix.push(prefix[i] + u32::from(d));
-        }
-        let shared = |u: u32| -> bool {
-            match vbase.binary_search(&u) {
-                _ if u >= pbase[0] => {
-                    let file = pbase.partition_point(|&p| p <= u) - 1;
-                    !f.files[file].per_lane
-                }
-                Ok(v) => !f.files[f.values[v].file as usize].per_lane,
-                Err(v) => !f.files[f.values[v - 1].file as usize].per_lane,
+        let region_points = 2 * n + 2;
+        if !cfg.regions.is_empty() {
+            // The regions of each block.
+            let mut of_block: Vec<(u32, u32)> = cfg
+                .regions
+                .iter()
+                .enumerate()
+                .flat_map(|(k, r)| r.iter().map(move |&b| (b, k as u32)))
+                .collect();
+            of_block.sort_unstable();
+            let mut first = vec![0u32; blocks + 1];
+            for &(b, _) in &of_block {
+                first[b as usize + 1] += 1;
             }
-        };
-        let mut extra: Vec<(u32, u32, u32)> = Vec::new();
-        if prefix[n as usize] > 0 {
-            let mut last = u32::MAX;
+            for b in 0..blocks {
+                first[b + 1] += first[b];
+            }
+            let shared = |u: u32| -> bool {
+                let file = if u >= pbase[0] {
+                    pbase.partition_point(|&p| p <= u) - 1
+                } else {
+                    f.values[vbase.partition_point(|&b| b <= u) - 1].file as usize
+                };
+                !f.files[file].per_lane
+            };
+            let mut extra: Vec<(u32, u32, u32)> = Vec::new();
             for &(u, a, b) in &raw {
-                let (lo, hi) = (
-                    (a / 2) as usize,
-                    (b.saturating_sub(1) / 2).min(n - 1) as usize,
-                );
-                if u != last && prefix[hi + 1] > prefix[lo] && shared(u) {
-                    extra.push((u, divergent_point, divergent_point + 1));
-                    last = u;
+                if a >= region_points || !shared(u) {
+                    continue;
+                }
+                let (lo, hi) = (a / 2, (b.saturating_sub(1) / 2).min(n - 1));
+                for blk in cfg.block_of[lo as usize]..=cfg.block_of[hi as usize] {
+                    for &(_, k) in
+                        &of_block[first[blk as usize] as usize..first[blk as usize + 1] as usize]
+                    {
+                        let p = region_points + 2 * k;
+                        extra.push((u, p, p + 1));
+                    }
                 }
             }
+            raw.extend(extra);
         }
-        raw.extend(extra);
 
         // 5. Sorted, merged, by unit.
         raw.sort_unstable();
@@ -228,7 +239,7 @@ impl Liveness {
             pbase,
             at,
             segs,
-            divergent_point,
+            region_points,
         }
     }
 

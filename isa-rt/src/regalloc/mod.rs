@@ -20,11 +20,16 @@
 //!
 //! Program points: instruction `i` reads at point `2i` and writes at `2i + 1`, so a
 //! value last read by an instruction may share a register with one it writes (every
-//! operand is read before any is written). A value live across a divergent branch in
-//! a file the warp shares (`per-warp`) is kept apart from every other such value in
-//! the part of the function that lanes may run apart: there one group of lanes runs
-//! ahead to its end before the others resume, so the per-lane control-flow graph no
-//! longer orders the warp's writes.
+//! operand is read before any is written).
+//!
+//! Divergence: after a divergent branch one group of lanes runs ahead (to a point
+//! where the lanes meet again, or to its end) before the others resume, so the
+//! per-lane control-flow graph no longer orders the warp's writes to the files it
+//! shares (`per-warp`). Every value of such a file live anywhere in a divergent region
+//! (the blocks reachable from the branch before the convergence point of a barrier
+//! set up before it, or all reachable blocks without one) is kept apart from every
+//! other such value of the region: each region is one more program point, past the
+//! function's, where they all are live.
 
 pub mod assign;
 pub mod cfg;
@@ -134,6 +139,8 @@ pub(crate) struct Inst {
     pub targets_end: u32,
     pub falls_through: bool,
     pub divergent: bool,
+    /// The instruction where the lanes active here meet again (`BSSY`'s point).
+    pub converges_at: Option<u32>,
     /// A copy from its one read operand to its one written one: the allocator tries
     /// to give both the same registers, and the copy then does nothing.
     pub copy: bool,
@@ -149,6 +156,10 @@ pub struct Flow<'a> {
     /// Lanes may part: some go on, others go elsewhere (a branch on a per-lane
     /// condition, an indirect branch).
     pub divergent: bool,
+    /// The lanes active here meet again at this instruction (a convergence barrier
+    /// set up here and waited on there, as `BSSY` and its `BSYNC`): lanes that part
+    /// after this point run apart only until they reach it.
+    pub converges_at: Option<u32>,
 }
 
 /// A function to allocate: files, virtual values, and instructions in layout order.
@@ -195,6 +206,7 @@ impl Function {
             targets_end: self.targets.len() as u32,
             falls_through: flow.falls_through,
             divergent: flow.divergent,
+            converges_at: flow.converges_at,
             copy: false,
         });
         (self.insts.len() - 1) as u32
@@ -247,7 +259,8 @@ impl Function {
             inst: inst as u32,
             what,
         };
-        if self.insts.len() >= (u32::MAX / 2 - 2) as usize {
+        // Program points: two per instruction, then one per divergent region.
+        if self.insts.len() >= (u32::MAX / 4 - 2) as usize {
             return Err(bad(0, "too many instructions"));
         }
         for (k, v) in self.values.iter().enumerate() {
