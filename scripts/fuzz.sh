@@ -9,7 +9,7 @@
 #   -j JOBS         targets run in parallel (default 1; each target uses one core)
 #   --if-available  exit 0 with a message when nightly or cargo-fuzz is missing
 #                   (what CI uses: installing cargo-fuzz takes minutes, so CI does not)
-#   TARGET          spec_bytes spec_text spec_gen decode asm sim object (default: all)
+#   TARGET          spec_bytes spec_text spec_gen decode asm sim object regalloc (default: all)
 #
 # Needs the nightly toolchain and cargo-fuzz (`rustup toolchain install nightly`,
 # `cargo install cargo-fuzz`). Seed corpora are made fresh from the repository each run
@@ -52,7 +52,7 @@ while [ $# -gt 0 ]; do
     *) targets+=("$1"); shift ;;
     esac
 done
-all=(spec_bytes spec_text spec_gen decode asm sim object)
+all=(spec_bytes spec_text spec_gen decode asm sim object regalloc)
 [ ${#targets[@]} -gt 0 ] || targets=("${all[@]}")
 for t in "${targets[@]}"; do
     case " ${all[*]} " in *" $t "*) ;; *) echo "fuzz.sh: unknown target $t (targets: ${all[*]})" >&2; exit 2 ;; esac
@@ -74,7 +74,7 @@ fi
 # -- seed corpora -------------------------------------------------------------------
 seeds=fuzz/corpus/seeds
 rm -rf "$seeds"
-mkdir -p "$seeds"/{spec_bytes,spec_text,spec_gen,decode,asm,sim,object} fuzz/logs
+mkdir -p "$seeds"/{spec_bytes,spec_text,spec_gen,decode,asm,sim,object,regalloc} fuzz/logs
 cp isa-spec/*.isa isa-gen/tests/bad-specs/*.isa "$seeds/spec_bytes/"
 cp isa-gen/tests/bad-specs/*.isa "$seeds/spec_gen/"
 # Our specs besides the bundled one (other head layouts, unsigned offsets, no guard).
@@ -133,6 +133,9 @@ rm "$seeds/object/call.s"
 # The simulator's input is a byte stream (see fuzz/src/sim.rs): a few hand-made starts.
 printf '\xff\xff\xff\xff\x00\x00\x00\x08' >"$seeds/sim/all-lanes"
 printf '\x0f\x0f\x0f\x0f\x03\x00\x01\x05\x00\x00\x00\x00\x00\x10' >"$seeds/sim/some-state"
+# The allocator's input chooses a program (see fuzz/src/regalloc.rs): a few starts.
+printf '\x80\x01\x00\x03\x06\x0c\x0d\x0e\x0f\x01\x02\x03\x04\x05\x06\x07\x08' >"$seeds/regalloc/mixed"
+printf '\x40\x00\x0e\x00\x0c\x01\x02\x0c\x03\x08\x07\x05\x06' >"$seeds/regalloc/loops"
 
 max_len() {
     case "$1" in

@@ -13,6 +13,7 @@
 //! | [`asm`] | `asm` | `tests/fuzz_regressions.rs` |
 //! | [`sim`] | `sim` | `isa-runtime/tests/fuzz_regressions.rs` |
 //! | [`object`] | `object` | `isa-object/tests/fuzz_regressions.rs` |
+//! | [`regalloc`] | `regalloc` | `isa-runtime/tests/regalloc.rs` (a property test over random inputs) |
 //!
 //! `replay.rs` (not a module here) is how those tests run an oracle over a directory
 //! of saved inputs; each includes it beside the oracle.

@@ -35,6 +35,8 @@ pub mod assign;
 pub mod cfg;
 pub mod check;
 pub mod live;
+#[cfg(test)]
+mod tests;
 
 use alloc::vec::Vec;
 use core::fmt;

@@ -1,0 +1,251 @@
+//! The allocator's parts on hand-built functions.
+
+use alloc::vec;
+use alloc::vec::Vec;
+
+use super::check::check;
+use super::*;
+
+fn file(count: u16, per_lane: bool) -> File {
+    File { count, align: 1, per_lane, reserved: Vec::new() }
+}
+
+fn v(value: u32, count: u8, usage: Use) -> Operand {
+    Operand { loc: Loc::Virtual { value, unit: 0 }, count, usage }
+}
+
+fn part(value: u32, unit: u8, usage: Use) -> Operand {
+    Operand { loc: Loc::Virtual { value, unit }, count: 1, usage }
+}
+
+fn fixed(reg: u16, usage: Use) -> Operand {
+    Operand { loc: Loc::Fixed { file: 0, reg }, count: 1, usage }
+}
+
+const NEXT: Flow<'static> = Flow { falls_through: true, targets: &[], divergent: false, converges_at: None };
+
+fn regs(a: &Allocation, value: u32, width: u16) -> core::ops::Range<u16> {
+    a.first[value as usize]..a.first[value as usize] + width
+}
+
+fn overlap(a: core::ops::Range<u16>, b: core::ops::Range<u16>) -> bool {
+    a.start < b.end && b.start < a.end
+}
+
+#[test]
+fn a_pair_interferes_with_both_halves_of_what_is_live() {
+    let mut f = Function::new(vec![file(8, true)]);
+    let pair = f.value(0, 2);
+    let s = f.value(0, 1);
+    let t = f.value(0, 1);
+    f.push(&[v(s, 1, Use::WRITE)], NEXT);
+    f.push(&[v(pair, 2, Use::WRITE)], NEXT);
+    f.push(&[v(t, 1, Use::WRITE), part(pair, 1, Use::READ)], NEXT);
+    f.push(&[v(s, 1, Use::READ), part(pair, 0, Use::READ), v(t, 1, Use::READ)], NEXT);
+    let a = f.allocate().unwrap();
+    check(&f, &a).unwrap();
+    assert!(!overlap(regs(&a, pair, 2), regs(&a, s, 1)));
+    // `t` is written where the high half is read last: it may take that register,
+    // never the low half's, which lives on.
+    assert_ne!(a.first[t as usize], a.first[pair as usize]);
+    assert_ne!(a.first[s as usize], a.first[t as usize]);
+    assert!(a.first[pair as usize] + 2 <= 8);
+}
+
+#[test]
+fn a_value_read_last_may_share_with_one_written_at_once() {
+    let mut f = Function::new(vec![file(1, true)]);
+    let a = f.value(0, 1);
+    let b = f.value(0, 1);
+    f.push(&[v(a, 1, Use::WRITE)], NEXT);
+    f.push(&[v(b, 1, Use::WRITE), v(a, 1, Use::READ)], NEXT);
+    f.push(&[v(b, 1, Use::READ)], NEXT);
+    let r = f.allocate().unwrap();
+    assert_eq!(r.first, vec![0, 0]);
+    check(&f, &r).unwrap();
+}
+
+#[test]
+fn a_guarded_write_does_not_end_a_life() {
+    let mut f = Function::new(vec![file(4, true)]);
+    let a = f.value(0, 1);
+    let b = f.value(0, 1);
+    f.push(&[v(a, 1, Use::WRITE)], NEXT);
+    f.push(&[v(b, 1, Use::WRITE)], NEXT);
+    f.push(&[v(b, 1, Use::READ)], NEXT);
+    f.push(&[v(a, 1, Use::COND_WRITE)], NEXT);
+    f.push(&[v(a, 1, Use::READ)], NEXT);
+    let r = f.allocate().unwrap();
+    assert_ne!(r.first[a as usize], r.first[b as usize]);
+    check(&f, &r).unwrap();
+    // An unconditional write there ends it: then they may share.
+    let mut g = Function::new(vec![file(4, true)]);
+    let a = g.value(0, 1);
+    let b = g.value(0, 1);
+    g.push(&[v(a, 1, Use::WRITE)], NEXT);
+    g.push(&[v(b, 1, Use::WRITE)], NEXT);
+    g.push(&[v(b, 1, Use::READ)], NEXT);
+    g.push(&[v(a, 1, Use::WRITE)], NEXT);
+    g.push(&[v(a, 1, Use::READ)], NEXT);
+    let r = g.allocate().unwrap();
+    assert_eq!(r.first[a as usize], r.first[b as usize]);
+}
+
+#[test]
+fn the_checker_finds_a_read_of_the_wrong_value() {
+    let mut f = Function::new(vec![file(4, true)]);
+    let a = f.value(0, 1);
+    let b = f.value(0, 1);
+    f.push(&[v(a, 1, Use::WRITE)], NEXT);
+    f.push(&[v(b, 1, Use::WRITE)], NEXT);
+    f.push(&[v(a, 1, Use::READ), v(b, 1, Use::READ)], NEXT);
+    check(&f, &Allocation { first: vec![0, 1] }).unwrap();
+    let e = check(&f, &Allocation { first: vec![2, 2] }).unwrap_err();
+    assert_eq!(e.inst, 2);
+    assert_eq!(e.expected, Loc::Virtual { value: a, unit: 0 });
+    assert_eq!(e.found, Some(Loc::Virtual { value: b, unit: 0 }));
+    assert_eq!(e.reg, (0, 2));
+    // A path that leaves another value there: the meet is a conflict.
+    let mut g = Function::new(vec![file(4, true)]);
+    let a = g.value(0, 1);
+    let b = g.value(0, 1);
+    g.push(&[v(a, 1, Use::WRITE)], Flow { falls_through: true, targets: &[2], divergent: false, converges_at: None });
+    g.push(&[v(b, 1, Use::WRITE)], NEXT);
+    g.push(&[v(a, 1, Use::READ)], NEXT);
+    let e = check(&g, &Allocation { first: vec![0, 0] }).unwrap_err();
+    assert_eq!((e.inst, e.found), (2, None));
+    // A guarded write over another value would leave a mixture: the lanes whose
+    // guard is false need the old value of `b` there.
+    let mut h = Function::new(vec![file(4, true)]);
+    let a = h.value(0, 1);
+    let b = h.value(0, 1);
+    h.push(&[v(a, 1, Use::WRITE)], NEXT);
+    h.push(&[v(b, 1, Use::COND_WRITE)], NEXT);
+    h.push(&[v(b, 1, Use::READ), v(a, 1, Use::READ)], NEXT);
+    let e = check(&h, &Allocation { first: vec![1, 1] }).unwrap_err();
+    assert_eq!((e.inst, e.found), (1, Some(Loc::Virtual { value: a, unit: 0 })));
+    // Fixed registers must hold their own value.
+    let mut k = Function::new(vec![file(4, true)]);
+    let a = k.value(0, 1);
+    k.push(&[fixed(3, Use::WRITE)], NEXT);
+    k.push(&[v(a, 1, Use::WRITE)], NEXT);
+    k.push(&[fixed(3, Use::READ), v(a, 1, Use::READ)], NEXT);
+    let e = check(&k, &Allocation { first: vec![3] }).unwrap_err();
+    assert_eq!(e.expected, Loc::Fixed { file: 0, reg: 3 });
+    assert_eq!(k.allocate().unwrap().first, vec![0]);
+}
+
+#[test]
+fn fixed_and_reserved_registers_are_avoided_and_alignment_kept() {
+    let mut files = vec![File { count: 8, align: 2, per_lane: true, reserved: vec![0, 1] }];
+    files[0].reserved.push(7);
+    let mut f = Function::new(files);
+    let s = f.value(0, 1);
+    let pair = f.value(0, 2);
+    f.push(&[fixed(2, Use::WRITE)], NEXT);
+    f.push(&[v(s, 1, Use::WRITE)], NEXT);
+    f.push(&[v(pair, 2, Use::WRITE)], NEXT);
+    f.push(&[fixed(2, Use::READ), v(s, 1, Use::READ), v(pair, 2, Use::READ)], NEXT);
+    let a = f.allocate().unwrap();
+    check(&f, &a).unwrap();
+    assert_eq!(a.first[s as usize], 3);
+    assert_eq!(a.first[pair as usize], 4, "an even pair past the fixed and taken registers");
+}
+
+/// Instruction 1 branches (divergently) to 4; 2..3 and 4..5 are the two sides; 6 is
+/// where they meet (a convergence point set up at 0 when `converge`).
+fn diamond(per_lane: bool, converge: bool) -> (Function, [u32; 3]) {
+    let mut f = Function::new(vec![file(4, per_lane)]);
+    let (a, b, c) = (f.value(0, 1), f.value(0, 1), f.value(0, 1));
+    let x = f.value(0, 1);
+    f.push(&[v(x, 1, Use::WRITE)], Flow { converges_at: converge.then_some(6), ..NEXT });
+    f.push(&[v(x, 1, Use::READ)], Flow { falls_through: true, targets: &[4], divergent: true, converges_at: None });
+    f.push(&[v(a, 1, Use::WRITE)], NEXT);
+    f.push(&[v(a, 1, Use::READ)], Flow { falls_through: false, targets: &[6], divergent: false, converges_at: None });
+    f.push(&[v(b, 1, Use::WRITE)], NEXT);
+    f.push(&[v(b, 1, Use::READ)], NEXT);
+    f.push(&[v(c, 1, Use::WRITE)], NEXT);
+    f.push(&[v(c, 1, Use::READ)], NEXT);
+    (f, [a, b, c])
+}
+
+#[test]
+fn values_the_warp_shares_stay_apart_across_divergent_sides() {
+    // Per lane: the two sides may share a register, and what follows too.
+    let (f, [a, b, c]) = diamond(true, true);
+    let r = f.allocate().unwrap();
+    assert_eq!(r.first[a as usize], r.first[b as usize]);
+    assert_eq!(r.first[a as usize], r.first[c as usize]);
+    // Per warp: one side runs while the other waits, so the sides' values stay
+    // apart; after the convergence point a register is free again.
+    let (f, [a, b, c]) = diamond(false, true);
+    let r = f.allocate().unwrap();
+    check(&f, &r).unwrap();
+    assert_ne!(r.first[a as usize], r.first[b as usize]);
+    assert_eq!(r.first[c as usize], 0);
+    // Without a convergence point the region runs to the end: c stays apart too.
+    let (f, [a, b, c]) = diamond(false, false);
+    let r = f.allocate().unwrap();
+    assert_ne!(r.first[a as usize], r.first[b as usize]);
+    assert!(r.first[c as usize] != r.first[a as usize] && r.first[c as usize] != r.first[b as usize]);
+}
+
+#[test]
+fn running_out_names_the_point_and_what_is_live() {
+    let mut f = Function::new(vec![file(2, true)]);
+    let (a, b, c) = (f.value(0, 1), f.value(0, 1), f.value(0, 1));
+    f.push(&[v(a, 1, Use::WRITE)], NEXT);
+    f.push(&[v(b, 1, Use::WRITE)], NEXT);
+    f.push(&[v(c, 1, Use::WRITE)], NEXT);
+    f.push(&[v(a, 1, Use::READ), v(b, 1, Use::READ), v(c, 1, Use::READ)], NEXT);
+    let e = f.allocate().unwrap_err();
+    let AllocError::OutOfRegisters { inst, file: in_file, value, width, mut live } = e.clone() else {
+        panic!("{e}");
+    };
+    live.sort();
+    assert_eq!((inst, in_file, value, width), (2, 0, c, 1));
+    assert_eq!(live, vec![(Loc::Virtual { value: a, unit: 0 }, 0), (Loc::Virtual { value: b, unit: 0 }, 1)]);
+    let text = alloc::format!("{e}");
+    assert!(text.starts_with("instruction 2: no 1 free consecutive registers of file 0 for value %2"), "{text}");
+    // A pair needs two free registers side by side.
+    let mut g = Function::new(vec![file(3, true)]);
+    let (s, p) = (g.value(0, 1), g.value(0, 2));
+    g.push(&[fixed(1, Use::WRITE)], NEXT);
+    g.push(&[v(s, 1, Use::WRITE)], NEXT);
+    g.push(&[v(p, 2, Use::WRITE)], NEXT);
+    g.push(&[fixed(1, Use::READ), v(s, 1, Use::READ), v(p, 2, Use::READ)], NEXT);
+    assert!(matches!(g.allocate(), Err(AllocError::OutOfRegisters { width: 2, .. })));
+}
+
+#[test]
+fn malformed_functions_are_errors() {
+    let mut f = Function::new(vec![file(2, true)]);
+    f.push(&[], Flow { targets: &[5], ..NEXT });
+    assert!(matches!(f.allocate(), Err(AllocError::Invalid { inst: 0, .. })));
+    let mut g = Function::new(vec![file(2, true)]);
+    let a = g.value(0, 1);
+    g.push(&[part(a, 1, Use::READ)], NEXT);
+    assert!(matches!(g.allocate(), Err(AllocError::Invalid { .. })));
+    let mut h = Function::new(vec![file(2, true)]);
+    h.push(&[Operand { loc: Loc::Fixed { file: 0, reg: 1 }, count: 2, usage: Use::READ }], NEXT);
+    assert!(matches!(h.allocate(), Err(AllocError::Invalid { .. })));
+    let mut k = Function::new(vec![file(2, true)]);
+    k.value(0, 3);
+    assert!(matches!(k.allocate(), Err(AllocError::Invalid { inst: u32::MAX, .. })));
+    assert!(Function::new(vec![]).allocate().unwrap().first.is_empty());
+}
+
+#[test]
+fn copies_get_their_source_s_registers() {
+    let mut f = Function::new(vec![file(4, true)]);
+    let (a, b, x) = (f.value(0, 1), f.value(0, 1), f.value(0, 1));
+    f.push(&[v(a, 1, Use::WRITE)], NEXT);
+    f.push(&[v(x, 1, Use::WRITE)], NEXT);
+    let c = f.push(&[v(b, 1, Use::WRITE), v(a, 1, Use::READ)], NEXT);
+    f.mark_copy(c);
+    f.push(&[v(b, 1, Use::READ), v(x, 1, Use::READ)], NEXT);
+    let r = f.allocate().unwrap();
+    assert_eq!(r.first[a as usize], r.first[b as usize]);
+    assert!(r.is_identity(&f, c as usize));
+    assert!(!r.is_identity(&f, 0));
+}
