@@ -7,22 +7,44 @@ use super::check::check;
 use super::*;
 
 fn file(count: u16, per_lane: bool) -> File {
-    File { count, align: 1, per_lane, reserved: Vec::new() }
+    File {
+        count,
+        align: 1,
+        per_lane,
+        reserved: Vec::new(),
+    }
 }
 
 fn v(value: u32, count: u8, usage: Use) -> Operand {
-    Operand { loc: Loc::Virtual { value, unit: 0 }, count, usage }
+    Operand {
+        loc: Loc::Virtual { value, unit: 0 },
+        count,
+        usage,
+    }
 }
 
 fn part(value: u32, unit: u8, usage: Use) -> Operand {
-    Operand { loc: Loc::Virtual { value, unit }, count: 1, usage }
+    Operand {
+        loc: Loc::Virtual { value, unit },
+        count: 1,
+        usage,
+    }
 }
 
 fn fixed(reg: u16, usage: Use) -> Operand {
-    Operand { loc: Loc::Fixed { file: 0, reg }, count: 1, usage }
+    Operand {
+        loc: Loc::Fixed { file: 0, reg },
+        count: 1,
+        usage,
+    }
 }
 
-const NEXT: Flow<'static> = Flow { falls_through: true, targets: &[], divergent: false, converges_at: None };
+const NEXT: Flow<'static> = Flow {
+    falls_through: true,
+    targets: &[],
+    divergent: false,
+    converges_at: None,
+};
 
 fn regs(a: &Allocation, value: u32, width: u16) -> core::ops::Range<u16> {
     a.first[value as usize]..a.first[value as usize] + width
@@ -41,7 +63,14 @@ fn a_pair_interferes_with_both_halves_of_what_is_live() {
     f.push(&[v(s, 1, Use::WRITE)], NEXT);
     f.push(&[v(pair, 2, Use::WRITE)], NEXT);
     f.push(&[v(t, 1, Use::WRITE), part(pair, 1, Use::READ)], NEXT);
-    f.push(&[v(s, 1, Use::READ), part(pair, 0, Use::READ), v(t, 1, Use::READ)], NEXT);
+    f.push(
+        &[
+            v(s, 1, Use::READ),
+            part(pair, 0, Use::READ),
+            v(t, 1, Use::READ),
+        ],
+        NEXT,
+    );
     let a = f.allocate().unwrap();
     check(&f, &a).unwrap();
     assert!(!overlap(regs(&a, pair, 2), regs(&a, s, 1)));
@@ -109,7 +138,15 @@ fn the_checker_finds_a_read_of_the_wrong_value() {
     let mut g = Function::new(vec![file(4, true)]);
     let a = g.value(0, 1);
     let b = g.value(0, 1);
-    g.push(&[v(a, 1, Use::WRITE)], Flow { falls_through: true, targets: &[2], divergent: false, converges_at: None });
+    g.push(
+        &[v(a, 1, Use::WRITE)],
+        Flow {
+            falls_through: true,
+            targets: &[2],
+            divergent: false,
+            converges_at: None,
+        },
+    );
     g.push(&[v(b, 1, Use::WRITE)], NEXT);
     g.push(&[v(a, 1, Use::READ)], NEXT);
     let e = check(&g, &Allocation { first: vec![0, 0] }).unwrap_err();
@@ -123,7 +160,10 @@ fn the_checker_finds_a_read_of_the_wrong_value() {
     h.push(&[v(b, 1, Use::COND_WRITE)], NEXT);
     h.push(&[v(b, 1, Use::READ), v(a, 1, Use::READ)], NEXT);
     let e = check(&h, &Allocation { first: vec![1, 1] }).unwrap_err();
-    assert_eq!((e.inst, e.found), (1, Some(Loc::Virtual { value: a, unit: 0 })));
+    assert_eq!(
+        (e.inst, e.found),
+        (1, Some(Loc::Virtual { value: a, unit: 0 }))
+    );
     // Fixed registers must hold their own value.
     let mut k = Function::new(vec![file(4, true)]);
     let a = k.value(0, 1);
@@ -137,7 +177,12 @@ fn the_checker_finds_a_read_of_the_wrong_value() {
 
 #[test]
 fn fixed_and_reserved_registers_are_avoided_and_alignment_kept() {
-    let mut files = vec![File { count: 8, align: 2, per_lane: true, reserved: vec![0, 1] }];
+    let mut files = vec![File {
+        count: 8,
+        align: 2,
+        per_lane: true,
+        reserved: vec![0, 1],
+    }];
     files[0].reserved.push(7);
     let mut f = Function::new(files);
     let s = f.value(0, 1);
@@ -145,11 +190,21 @@ fn fixed_and_reserved_registers_are_avoided_and_alignment_kept() {
     f.push(&[fixed(2, Use::WRITE)], NEXT);
     f.push(&[v(s, 1, Use::WRITE)], NEXT);
     f.push(&[v(pair, 2, Use::WRITE)], NEXT);
-    f.push(&[fixed(2, Use::READ), v(s, 1, Use::READ), v(pair, 2, Use::READ)], NEXT);
+    f.push(
+        &[
+            fixed(2, Use::READ),
+            v(s, 1, Use::READ),
+            v(pair, 2, Use::READ),
+        ],
+        NEXT,
+    );
     let a = f.allocate().unwrap();
     check(&f, &a).unwrap();
     assert_eq!(a.first[s as usize], 3);
-    assert_eq!(a.first[pair as usize], 4, "an even pair past the fixed and taken registers");
+    assert_eq!(
+        a.first[pair as usize], 4,
+        "an even pair past the fixed and taken registers"
+    );
 }
 
 /// Instruction 1 branches (divergently) to 4; 2..3 and 4..5 are the two sides; 6 is
@@ -158,10 +213,32 @@ fn diamond(per_lane: bool, converge: bool) -> (Function, [u32; 3]) {
     let mut f = Function::new(vec![file(4, per_lane)]);
     let (a, b, c) = (f.value(0, 1), f.value(0, 1), f.value(0, 1));
     let x = f.value(0, 1);
-    f.push(&[v(x, 1, Use::WRITE)], Flow { converges_at: converge.then_some(6), ..NEXT });
-    f.push(&[v(x, 1, Use::READ)], Flow { falls_through: true, targets: &[4], divergent: true, converges_at: None });
+    f.push(
+        &[v(x, 1, Use::WRITE)],
+        Flow {
+            converges_at: converge.then_some(6),
+            ..NEXT
+        },
+    );
+    f.push(
+        &[v(x, 1, Use::READ)],
+        Flow {
+            falls_through: true,
+            targets: &[4],
+            divergent: true,
+            converges_at: None,
+        },
+    );
     f.push(&[v(a, 1, Use::WRITE)], NEXT);
-    f.push(&[v(a, 1, Use::READ)], Flow { falls_through: false, targets: &[6], divergent: false, converges_at: None });
+    f.push(
+        &[v(a, 1, Use::READ)],
+        Flow {
+            falls_through: false,
+            targets: &[6],
+            divergent: false,
+            converges_at: None,
+        },
+    );
     f.push(&[v(b, 1, Use::WRITE)], NEXT);
     f.push(&[v(b, 1, Use::READ)], NEXT);
     f.push(&[v(c, 1, Use::WRITE)], NEXT);
@@ -187,7 +264,9 @@ fn values_the_warp_shares_stay_apart_across_divergent_sides() {
     let (f, [a, b, c]) = diamond(false, false);
     let r = f.allocate().unwrap();
     assert_ne!(r.first[a as usize], r.first[b as usize]);
-    assert!(r.first[c as usize] != r.first[a as usize] && r.first[c as usize] != r.first[b as usize]);
+    assert!(
+        r.first[c as usize] != r.first[a as usize] && r.first[c as usize] != r.first[b as usize]
+    );
 }
 
 #[test]
@@ -197,41 +276,85 @@ fn running_out_names_the_point_and_what_is_live() {
     f.push(&[v(a, 1, Use::WRITE)], NEXT);
     f.push(&[v(b, 1, Use::WRITE)], NEXT);
     f.push(&[v(c, 1, Use::WRITE)], NEXT);
-    f.push(&[v(a, 1, Use::READ), v(b, 1, Use::READ), v(c, 1, Use::READ)], NEXT);
+    f.push(
+        &[v(a, 1, Use::READ), v(b, 1, Use::READ), v(c, 1, Use::READ)],
+        NEXT,
+    );
     let e = f.allocate().unwrap_err();
-    let AllocError::OutOfRegisters { inst, file: in_file, value, width, mut live } = e.clone() else {
+    let AllocError::OutOfRegisters {
+        inst,
+        file: in_file,
+        value,
+        width,
+        mut live,
+    } = e.clone()
+    else {
         panic!("{e}");
     };
     live.sort();
     assert_eq!((inst, in_file, value, width), (2, 0, c, 1));
-    assert_eq!(live, vec![(Loc::Virtual { value: a, unit: 0 }, 0), (Loc::Virtual { value: b, unit: 0 }, 1)]);
+    assert_eq!(
+        live,
+        vec![
+            (Loc::Virtual { value: a, unit: 0 }, 0),
+            (Loc::Virtual { value: b, unit: 0 }, 1)
+        ]
+    );
     let text = alloc::format!("{e}");
-    assert!(text.starts_with("instruction 2: no 1 free consecutive registers of file 0 for value %2"), "{text}");
+    assert!(
+        text.starts_with("instruction 2: no 1 free consecutive registers of file 0 for value %2"),
+        "{text}"
+    );
     // A pair needs two free registers side by side.
     let mut g = Function::new(vec![file(3, true)]);
     let (s, p) = (g.value(0, 1), g.value(0, 2));
     g.push(&[fixed(1, Use::WRITE)], NEXT);
     g.push(&[v(s, 1, Use::WRITE)], NEXT);
     g.push(&[v(p, 2, Use::WRITE)], NEXT);
-    g.push(&[fixed(1, Use::READ), v(s, 1, Use::READ), v(p, 2, Use::READ)], NEXT);
-    assert!(matches!(g.allocate(), Err(AllocError::OutOfRegisters { width: 2, .. })));
+    g.push(
+        &[fixed(1, Use::READ), v(s, 1, Use::READ), v(p, 2, Use::READ)],
+        NEXT,
+    );
+    assert!(matches!(
+        g.allocate(),
+        Err(AllocError::OutOfRegisters { width: 2, .. })
+    ));
 }
 
 #[test]
 fn malformed_functions_are_errors() {
     let mut f = Function::new(vec![file(2, true)]);
-    f.push(&[], Flow { targets: &[5], ..NEXT });
-    assert!(matches!(f.allocate(), Err(AllocError::Invalid { inst: 0, .. })));
+    f.push(
+        &[],
+        Flow {
+            targets: &[5],
+            ..NEXT
+        },
+    );
+    assert!(matches!(
+        f.allocate(),
+        Err(AllocError::Invalid { inst: 0, .. })
+    ));
     let mut g = Function::new(vec![file(2, true)]);
     let a = g.value(0, 1);
     g.push(&[part(a, 1, Use::READ)], NEXT);
     assert!(matches!(g.allocate(), Err(AllocError::Invalid { .. })));
     let mut h = Function::new(vec![file(2, true)]);
-    h.push(&[Operand { loc: Loc::Fixed { file: 0, reg: 1 }, count: 2, usage: Use::READ }], NEXT);
+    h.push(
+        &[Operand {
+            loc: Loc::Fixed { file: 0, reg: 1 },
+            count: 2,
+            usage: Use::READ,
+        }],
+        NEXT,
+    );
     assert!(matches!(h.allocate(), Err(AllocError::Invalid { .. })));
     let mut k = Function::new(vec![file(2, true)]);
     k.value(0, 3);
-    assert!(matches!(k.allocate(), Err(AllocError::Invalid { inst: u32::MAX, .. })));
+    assert!(matches!(
+        k.allocate(),
+        Err(AllocError::Invalid { inst: u32::MAX, .. })
+    ));
     assert!(Function::new(vec![]).allocate().unwrap().first.is_empty());
 }
 
