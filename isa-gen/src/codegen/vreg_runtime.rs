@@ -319,7 +319,7 @@ impl CodeBuffer {
                 given: v,
             });
         }
-        self.virt.uses.retain(|&(j, r, _)| (j, r) != (i, k as u8));
+        // A later binding of the same operand replaces this one (`bound`).
         self.virt.uses.push((i, k as u8, v));
         Ok(())
     }
@@ -352,6 +352,20 @@ impl CodeBuffer {
         Ok(())
     }
 
+    /// The bindings by instruction and operand, the last made for each operand.
+    fn bound(&self) -> alloc::vec::Vec<(usize, u8, VReg)> {
+        let mut all: alloc::vec::Vec<(usize, u8, core::cmp::Reverse<usize>, VReg)> = self
+            .virt
+            .uses
+            .iter()
+            .enumerate()
+            .map(|(n, &(i, k, v))| (i, k, core::cmp::Reverse(n), v))
+            .collect();
+        all.sort_unstable_by_key(|x| (x.0, x.1, x.2));
+        all.dedup_by_key(|x| (x.0, x.1));
+        all.into_iter().map(|(i, k, _, v)| (i, k, v)).collect()
+    }
+
     /// Whether some instruction still names a virtual register.
     pub fn has_virtual(&self) -> bool {
         !self.virt.uses.is_empty()
@@ -364,6 +378,10 @@ impl CodeBuffer {
     pub fn assign(&mut self, mut f: impl FnMut(VReg) -> RegRef) -> Result<Allocated, AllocError> {
         let mut first: alloc::vec::Vec<Option<RegRef>> =
             alloc::vec::Vec::with_capacity(self.virt.values.len());
+        let mut named = alloc::vec![false; self.virt.values.len()];
+        for &(_, _, v) in &self.virt.uses {
+            named[v.value as usize] = true;
+        }
         for (k, &(file, width)) in self.virt.values.iter().enumerate() {
             let v = VReg {
                 buffer: self.identity.id,
@@ -373,8 +391,7 @@ impl CodeBuffer {
                 first: 0,
                 count: width,
             };
-            let named = (k as u32) >= self.virt.retired
-                && self.virt.uses.iter().any(|u| u.2.value == v.value);
+            let named = (k as u32) >= self.virt.retired && named[k];
             first.push(named.then(|| f(v)));
         }
         self.rewrite(first, false)
@@ -388,8 +405,7 @@ impl CodeBuffer {
         drop_copies: bool,
     ) -> Result<Allocated, AllocError> {
         let mut insts = self.insts.clone();
-        let mut by_inst = self.virt.uses.clone();
-        by_inst.sort_unstable_by_key(|u| (u.0, u.1));
+        let by_inst = self.bound();
         let mut k = 0;
         while k < by_inst.len() {
             let i = by_inst[k].0;
@@ -562,8 +578,7 @@ impl CodeBuffer {
         for &(file, width) in &self.virt.values {
             func.value(file_index(file).unwrap_or(0), width);
         }
-        let mut uses = self.virt.uses.clone();
-        uses.sort_unstable_by_key(|u| (u.0, u.1));
+        let uses = self.bound();
         // Where calls to labels of this buffer return: a return goes back to each.
         let n = self.insts.len();
         let label_at = |l: u32| {

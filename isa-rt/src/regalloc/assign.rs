@@ -36,6 +36,9 @@ fn at(held: &Held, p: u32) -> Option<Loc> {
 pub fn assign(f: &Function, _cfg: &Cfg, live: &Liveness) -> Result<Allocation, AllocError> {
     let phys0 = live.pbase[0];
     let mut held: Vec<Held> = vec![Held::new(); (live.pbase[f.files.len()] - phys0) as usize];
+    // The end of the last segment each register holds: a value whose life starts
+    // there or later fits it without looking at its segments.
+    let mut busy_until: Vec<u32> = vec![0; held.len()];
     for (file, fl) in f.files.iter().enumerate() {
         for reg in 0..fl.count {
             let u = live.pbase[file] + u32::from(reg);
@@ -106,13 +109,13 @@ pub fn assign(f: &Function, _cfg: &Cfg, live: &Liveness) -> Result<Allocation, A
     order.sort_unstable();
     const UNSET: u16 = u16::MAX;
     let mut first = vec![UNSET; f.values.len()];
-    for &(_, v) in &order {
+    for &(start, v) in &order {
         let val = f.values[v as usize];
         let fl = &f.files[val.file as usize];
         let w = u16::from(val.width);
         let step = u16::from(fl.align.max(1).min(val.width).max(1));
         let units = live.vbase[v as usize]..live.vbase[v as usize + 1];
-        let fits = |r: u16, held: &[Held]| -> bool {
+        let fits = |r: u16, held: &[Held], busy_until: &[u32]| -> bool {
             if !r.is_multiple_of(step)
                 || r + w > fl.count
                 || (r..r + w).any(|x| reserved[val.file as usize][x as usize])
@@ -130,11 +133,11 @@ pub fn assign(f: &Function, _cfg: &Cfg, live: &Liveness) -> Result<Allocation, A
             .iter()
             .take_while(|&&(a, _)| a == v)
             .map(|&(_, b)| first[b as usize])
-            .find(|&r| r != UNSET && fits(r, &held));
+            .find(|&r| r != UNSET && fits(r, &held, &busy_until));
         let choice = hint.or_else(|| {
             (0..fl.count.saturating_sub(w - 1))
                 .step_by(step as usize)
-                .find(|&r| fits(r, &held))
+                .find(|&r| fits(r, &held, &busy_until))
         });
         let Some(r) = choice else {
             return Err(out_of_registers(f, live, &held, v));
