@@ -871,3 +871,33 @@ fn a_relocation_addend_survives_the_listing() {
     .unwrap();
     assert_eq!(interpreted, expected);
 }
+
+/// The spec's `per-lane`/`per-warp` and numbered ranges reach `RegFile`; an
+/// enumeration of registers has no numbered registers to allocate.
+#[test]
+fn register_files_say_their_sharing_and_numbered_registers() {
+    use isa::RegFile;
+    assert!(RegFile::Reg.per_lane() && RegFile::Pred.per_lane());
+    assert!(!RegFile::UReg.per_lane() && !RegFile::UPred.per_lane());
+    assert_eq!(RegFile::Reg.numbered(), Some((0, 254)));
+    assert_eq!(RegFile::UReg.numbered(), Some((0, 62)));
+    assert_eq!(RegFile::Pred.numbered(), Some((0, 6)));
+    assert_eq!(RegFile::BReg.numbered(), None);
+    assert!(!RegFile::BReg.per_lane());
+    // Unwritten, a file is taken as shared by the warp.
+    let spec = "__DefRegFile A<4>\n    A 0..14;\n__DefRegFile B<4> per-lane\n    B 0..14;\n__DefRegFile C<4> per-warp\n    C 0..14;\n";
+    let model = isa_gen::Spec::from_texts([("files.isa", spec)])
+        .check()
+        .model
+        .expect("a model");
+    let lanes: Vec<bool> = ["A", "B", "C"]
+        .iter()
+        .map(
+            |n| match &model.types.iter().find(|t| t.name == *n).unwrap().kind {
+                isa_gen::model::TypeKind::RegFile(rf) => rf.per_lane,
+                _ => unreachable!(),
+            },
+        )
+        .collect();
+    assert_eq!(lanes, [false, true, false]);
+}

@@ -19,7 +19,7 @@ use crate::doc::examples::{self, Outcome};
 use crate::doc::text;
 
 /// Version of the JSON format: 1 is the format of `docs/json-schema.md`.
-pub const SCHEMA_VERSION: u64 = 2;
+pub const SCHEMA_VERSION: u64 = 3;
 
 /// The JSON Schema of the output (json/isa.schema.json).
 #[cfg(test)]
@@ -161,6 +161,7 @@ impl Cx<'_> {
                 m.insert("prefix".into(), json!(r.prefix));
                 m.insert("lo".into(), num(r.lo));
                 m.insert("hi".into(), num(r.hi));
+                m.insert("per_lane".into(), json!(r.per_lane));
                 m.insert(
                     "named".into(),
                     r.named

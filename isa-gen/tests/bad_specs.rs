@@ -65,6 +65,7 @@ const CASES: &[(&str, usize, usize, &str)] = &[
     ("45-bad-register-file.isa", 18, 10, "code 0x100 of `RZ` does not fit in the 8 bits of `Reg`"),
     ("46-optype-exception-unknown-field.isa", 38, 60, "`dtpe` is not a field of this optype"),
     ("47-optype-bitwidth-unknown-field.isa", 38, 26, "`dtpe` is not a field of this optype"),
+    ("48-register-file-sharing.isa", 16, 21, "`per-lane`, `per-warp` or end of line"),
 ];
 
 /// Cases whose one fault is reported as more than one error (each of its lines is

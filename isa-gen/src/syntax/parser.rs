@@ -308,12 +308,24 @@ impl<'a> Parser<'a, '_> {
                 }))
             }
             Header::RegFile => {
+                // A bad sharing word is reported, and the file read as if it had none,
+                // so its body and uses raise no errors of their own.
+                let mut bad = None;
                 let ((name, width), per_lane) =
                     self.statement(line, "a register file header", |i| {
                         let (i, nw) = name_width(c, word, i)?;
-                        let (i, s) = sharing(c, i)?;
-                        Ok((i, (nw, s)))
+                        match sharing(c, i) {
+                            Ok((i, s)) => Ok((i, (nw, s))),
+                            Err(nom::Err::Failure(e) | nom::Err::Error(e)) => {
+                                bad = Some(e);
+                                Ok((&i[i.len()..], (nw, None)))
+                            }
+                            Err(e) => Err(e),
+                        }
                     })?;
+                if let Some(e) = bad {
+                    self.report(e, "a register file header");
+                }
                 let span = c.span(line.trim());
                 let items = self.regfile_body();
                 Some(Item::RegFile(RegFileDef {
