@@ -375,7 +375,10 @@ impl CodeBuffer {
     /// first of its value; `f` is asked once per value named): for a backend with an
     /// allocator of its own, or an identity assignment to compare against. Nothing
     /// changes on error.
-    pub fn assign(&mut self, mut f: impl FnMut(VReg) -> RegRef) -> Result<Allocated, AllocError> {
+    pub fn assign(
+        &mut self,
+        mut f: impl core::ops::FnMut(VReg) -> RegRef,
+    ) -> Result<Allocated, AllocError> {
         let mut first: alloc::vec::Vec<Option<RegRef>> =
             alloc::vec::Vec::with_capacity(self.virt.values.len());
         let mut named = alloc::vec![false; self.virt.values.len()];

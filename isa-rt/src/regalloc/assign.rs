@@ -42,9 +42,9 @@ pub fn assign(f: &Function, _cfg: &Cfg, live: &Liveness) -> Result<Allocation, A
     for (file, fl) in f.files.iter().enumerate() {
         for reg in 0..fl.count {
             let u = live.pbase[file] + u32::from(reg);
-            let h = &mut held[(u - phys0) as usize];
+            let p = (u - phys0) as usize;
             for &(a, b) in live.of(u) {
-                h.insert(
+                held[p].insert(
                     a,
                     (
                         b,
@@ -55,6 +55,7 @@ pub fn assign(f: &Function, _cfg: &Cfg, live: &Liveness) -> Result<Allocation, A
                     ),
                 );
             }
+            busy_until[p] = live.of(u).last().map_or(0, |s| s.1);
         }
     }
     let reserved: Vec<Vec<bool>> = f
@@ -123,9 +124,8 @@ pub fn assign(f: &Function, _cfg: &Cfg, live: &Liveness) -> Result<Allocation, A
                 return false;
             }
             units.clone().enumerate().all(|(k, u)| {
-                let h = &held
-                    [(live.pbase[val.file as usize] + u32::from(r) + k as u32 - phys0) as usize];
-                live.of(u).iter().all(|&s| !overlaps(h, s))
+                let p = (live.pbase[val.file as usize] + u32::from(r) + k as u32 - phys0) as usize;
+                busy_until[p] <= start || live.of(u).iter().all(|&s| !overlaps(&held[p], s))
             })
         };
         let lo = partners.partition_point(|&(a, _)| a < v);
@@ -144,19 +144,14 @@ pub fn assign(f: &Function, _cfg: &Cfg, live: &Liveness) -> Result<Allocation, A
         };
         first[v as usize] = r;
         for (k, u) in units.clone().enumerate() {
-            let h = &mut held
-                [(live.pbase[val.file as usize] + u32::from(r) + k as u32 - phys0) as usize];
+            let p = (live.pbase[val.file as usize] + u32::from(r) + k as u32 - phys0) as usize;
             for &(a, b) in live.of(u) {
-                h.insert(
-                    a,
-                    (
-                        b,
-                        Loc::Virtual {
-                            value: v,
-                            unit: k as u8,
-                        },
-                    ),
-                );
+                let holder = Loc::Virtual {
+                    value: v,
+                    unit: k as u8,
+                };
+                held[p].insert(a, (b, holder));
+                busy_until[p] = busy_until[p].max(b);
             }
         }
     }
