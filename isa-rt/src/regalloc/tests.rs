@@ -372,3 +372,190 @@ fn copies_get_their_source_s_registers() {
     assert!(r.is_identity(&f, c as usize));
     assert!(!r.is_identity(&f, 0));
 }
+
+/// A fixed pseudo-random sequence (xorshift).
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0 % n
+    }
+}
+
+/// A random function: any operands (reads of values not yet written included), any
+/// flow (branches forward and back, divergent, convergence points), fixed registers.
+fn random_function(rng: &mut Rng) -> Function {
+    let mut f = Function::new(vec![
+        File {
+            count: 6,
+            align: 1,
+            per_lane: true,
+            reserved: vec![5],
+        },
+        File {
+            count: 5,
+            align: 2,
+            per_lane: false,
+            reserved: Vec::new(),
+        },
+    ]);
+    let values: Vec<(u32, u8)> = (0..2 + rng.below(8))
+        .map(|_| {
+            let file = rng.below(2) as u8;
+            let width = 1 + rng.below(2) as u8;
+            (f.value(file, width), width)
+        })
+        .collect();
+    let n = 1 + rng.below(24) as u32;
+    for _ in 0..n {
+        let mut ops = Vec::new();
+        for _ in 0..rng.below(4) {
+            let usage = match rng.below(5) {
+                0 | 1 => Use::READ,
+                2 => Use::WRITE,
+                3 => Use::COND_WRITE,
+                _ => Use::READ_WRITE,
+            };
+            if rng.below(6) == 0 {
+                let file = rng.below(2) as u8;
+                let reg = rng.below(4) as u16;
+                ops.push(Operand {
+                    loc: Loc::Fixed { file, reg },
+                    count: 1,
+                    usage,
+                });
+            } else {
+                let (value, width) = values[rng.below(values.len() as u64) as usize];
+                let unit = rng.below(u64::from(width)) as u8;
+                let count = 1 + rng.below(u64::from(width - unit)) as u8;
+                ops.push(Operand {
+                    loc: Loc::Virtual { value, unit },
+                    count,
+                    usage,
+                });
+            }
+        }
+        let targets: Vec<u32> = (0..rng.below(3))
+            .map(|_| rng.below(u64::from(n)) as u32)
+            .collect();
+        let converges_at = (rng.below(6) == 0).then(|| rng.below(u64::from(n)) as u32);
+        let i = f.push(
+            &ops,
+            Flow {
+                falls_through: rng.below(5) != 0,
+                targets: &targets,
+                divergent: rng.below(3) == 0,
+                converges_at,
+            },
+        );
+        if rng.below(8) == 0 {
+            f.mark_copy(i);
+        }
+    }
+    f
+}
+
+/// Whatever the function, an allocation the allocator gives passes the checker, keeps
+/// every value inside its file, off reserved registers and aligned; some functions
+/// fit and some do not.
+#[test]
+fn random_functions_allocate_within_their_files_and_check() {
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let (mut fitted, mut full) = (0, 0);
+    for _ in 0..3000 {
+        let f = random_function(&mut rng);
+        match f.allocate() {
+            Ok(a) => {
+                fitted += 1;
+                if let Err(e) = check(&f, &a) {
+                    panic!("{e}\n{f:?}\n{a:?}");
+                }
+                for (k, val) in f.values().iter().enumerate() {
+                    let file = &f.files()[val.file as usize];
+                    let r = regs(&a, k as u32, u16::from(val.width));
+                    assert!(r.end <= file.count, "{f:?} {a:?}");
+                    assert!(!file.reserved.iter().any(|x| r.contains(x)), "{f:?} {a:?}");
+                    if val.width > 1 {
+                        assert_eq!(r.start % u16::from(file.align), 0, "{f:?} {a:?}");
+                    }
+                }
+            }
+            Err(AllocError::OutOfRegisters { live, .. }) => {
+                full += 1;
+                assert!(live.iter().all(|&(_, r)| r < 6));
+            }
+            Err(e) => panic!("{e}"),
+        }
+    }
+    assert!(
+        fitted > 1000 && full > 200,
+        "{fitted} fitted, {full} did not"
+    );
+}
+
+#[test]
+fn blocks_successors_and_regions() {
+    let mut f = Function::new(vec![file(2, false)]);
+    f.push(
+        &[],
+        Flow {
+            converges_at: Some(5),
+            ..NEXT
+        },
+    ); // 0
+    f.push(
+        &[],
+        Flow {
+            falls_through: true,
+            targets: &[3],
+            divergent: true,
+            converges_at: None,
+        },
+    ); // 1
+    f.push(
+        &[],
+        Flow {
+            falls_through: false,
+            targets: &[5],
+            divergent: false,
+            converges_at: None,
+        },
+    ); // 2
+    f.push(&[], NEXT); // 3
+    f.push(&[], NEXT); // 4
+    f.push(&[], NEXT); // 5
+    f.push(
+        &[],
+        Flow {
+            falls_through: true,
+            targets: &[1],
+            divergent: true,
+            converges_at: None,
+        },
+    ); // 6
+    f.push(
+        &[],
+        Flow {
+            falls_through: false,
+            ..NEXT
+        },
+    ); // 7
+    let cfg = cfg::Cfg::new(&f);
+    // Blocks start at 0, at every target (1, 3, 5), after every branch (2, 7).
+    assert_eq!(cfg.start, vec![0, 1, 2, 3, 5, 7, 8]);
+    assert_eq!(cfg.block_of, vec![0, 1, 2, 3, 3, 4, 4, 5]);
+    assert_eq!(
+        cfg.succs,
+        vec![vec![1], vec![2, 3], vec![4], vec![4], vec![1, 5], vec![]]
+    );
+    assert_eq!(
+        cfg.preds,
+        vec![vec![], vec![0, 4], vec![1], vec![1], vec![2, 3], vec![4]]
+    );
+    // The branch at 1 parts the lanes until 5 (block 4); the one at 6 comes after that
+    // point on every path, so no barrier bounds it: its region is all it reaches.
+    assert_eq!(cfg.regions, vec![vec![2, 3], vec![1, 2, 3, 4, 5]]);
+}
