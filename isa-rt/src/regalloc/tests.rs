@@ -107,8 +107,13 @@ fn a_guarded_write_does_not_end_a_life() {
     let r = f.allocate().unwrap();
     assert_ne!(r.first[a as usize], r.first[b as usize]);
     check(&f, &r).unwrap();
-    // An unconditional write there ends it: then they may share.
-    let mut g = Function::new(vec![file(4, true)]);
+    // In a file of one register the two do not fit.
+    let mut one = f.clone();
+    one.files[0].count = 1;
+    assert!(matches!(one.allocate(), Err(AllocError::OutOfRegisters { inst: 1, .. })));
+    // An unconditional write there ends it: then they may share (and in a file of one
+    // register must).
+    let mut g = Function::new(vec![file(1, true)]);
     let a = g.value(0, 1);
     let b = g.value(0, 1);
     g.push(&[v(a, 1, Use::WRITE)], NEXT);
