@@ -590,15 +590,23 @@ impl CodeBuffer {
                 .and_then(|s| s.at)
                 .filter(|&i| i < n)
         };
+        // The label each address operand names, by instruction and operand.
+        let mut dests: alloc::vec::Vec<(usize, u8, u32)> = self
+            .uses
+            .iter()
+            .filter_map(|u| match u.dest {
+                Dest::Label(l) => Some((u.at, u.operand, l)),
+                Dest::Address(_) => None,
+            })
+            .collect();
+        dests.sort_unstable();
         let target_of = |i: usize, k: Option<u8>| -> Option<usize> {
             let k = k?;
-            self.uses
-                .iter()
-                .find(|u| u.at == i && u.operand == k)
-                .and_then(|u| match u.dest {
-                    Dest::Label(l) => label_at(l),
-                    Dest::Address(_) => None,
-                })
+            let at = dests.partition_point(|d| (d.0, d.1) < (i, k));
+            dests
+                .get(at)
+                .filter(|d| (d.0, d.1) == (i, k))
+                .and_then(|d| label_at(d.2))
         };
         let mut copies = self.virt.copies.clone();
         copies.sort_unstable();

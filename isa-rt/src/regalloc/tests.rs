@@ -110,7 +110,10 @@ fn a_guarded_write_does_not_end_a_life() {
     // In a file of one register the two do not fit.
     let mut one = f.clone();
     one.files[0].count = 1;
-    assert!(matches!(one.allocate(), Err(AllocError::OutOfRegisters { inst: 1, .. })));
+    assert!(matches!(
+        one.allocate(),
+        Err(AllocError::OutOfRegisters { inst: 1, .. })
+    ));
     // An unconditional write there ends it: then they may share (and in a file of one
     // register must).
     let mut g = Function::new(vec![file(1, true)]);
@@ -563,4 +566,56 @@ fn blocks_successors_and_regions() {
     // The branch at 1 parts the lanes until 5 (block 4); the one at 6 comes after that
     // point on every path, so no barrier bounds it: its region is all it reaches.
     assert_eq!(cfg.regions, vec![vec![2, 3], vec![1, 2, 3, 4, 5]]);
+}
+
+#[test]
+fn the_function_reports_what_it_holds() {
+    let mut f = Function::new(vec![file(4, true), file(2, false)]);
+    assert!(f.is_empty());
+    let a = f.value(1, 2);
+    assert_eq!(f.values(), &[Value { file: 1, width: 2 }]);
+    let ops = [v(a, 2, Use::WRITE)];
+    f.push(
+        &ops,
+        Flow {
+            targets: &[0],
+            ..NEXT
+        },
+    );
+    f.push(&[part(a, 1, Use::READ)], NEXT);
+    assert!(!f.is_empty());
+    assert_eq!(f.len(), 2);
+    assert_eq!(f.operands(0), &ops);
+    assert_eq!(f.operands(1), &[part(a, 1, Use::READ)]);
+    assert_eq!((f.targets(0), f.targets(1)), (&[0][..], &[][..]));
+    assert_eq!(f.files().len(), 2);
+    // A value too wide for its file is named in the error.
+    let mut g = Function::new(vec![file(2, true)]);
+    g.value(0, 3);
+    let e = g.allocate().unwrap_err();
+    assert_eq!(
+        alloc::format!("{e}"),
+        "instruction 4294967295: a value of no file, of width 0, or wider than its file"
+    );
+}
+
+#[test]
+fn a_copy_between_different_registers_is_no_identity() {
+    let mut f = Function::new(vec![file(4, true)]);
+    let (a, b) = (f.value(0, 1), f.value(0, 1));
+    f.push(&[v(a, 1, Use::WRITE)], NEXT);
+    let c = f.push(&[v(b, 1, Use::WRITE), v(a, 1, Use::READ)], NEXT);
+    f.mark_copy(c);
+    f.push(&[v(a, 1, Use::READ), v(b, 1, Use::READ)], NEXT);
+    let r = f.allocate().unwrap();
+    assert_ne!(r.first[a as usize], r.first[b as usize]);
+    assert!(!r.is_identity(&f, c as usize));
+    assert!(r.is_identity(&f, c as usize) == (r.first[0] == r.first[1]));
+    assert!(Allocation { first: vec![2, 2] }.is_identity(&f, c as usize));
+    // A copy with nothing read is none either.
+    let mut g = Function::new(vec![file(4, true)]);
+    let a = g.value(0, 1);
+    let c = g.push(&[v(a, 1, Use::WRITE)], NEXT);
+    g.mark_copy(c);
+    assert!(!Allocation { first: vec![0] }.is_identity(&g, 0));
 }
