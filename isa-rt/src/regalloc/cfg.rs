@@ -226,9 +226,4 @@ impl Cfg {
     pub fn len(&self) -> usize {
         self.succs.len()
     }
-
-    /// Whether there are no blocks.
-    pub fn is_empty(&self) -> bool {
-        self.succs.is_empty()
-    }
 }

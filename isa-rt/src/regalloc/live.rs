@@ -247,12 +247,4 @@ impl Liveness {
     pub fn of(&self, u: u32) -> &[(u32, u32)] {
         &self.segs[self.at[u as usize] as usize..self.at[u as usize + 1] as usize]
     }
-
-    /// The unit of a location.
-    pub fn unit(&self, loc: Loc) -> u32 {
-        match loc {
-            Loc::Virtual { value, unit } => self.vbase[value as usize] + u32::from(unit),
-            Loc::Fixed { file, reg } => self.pbase[file as usize] + u32::from(reg),
-        }
-    }
 }

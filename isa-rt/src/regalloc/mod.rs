@@ -31,10 +31,10 @@
 //! other such value of the region: each region is one more program point, past the
 //! function's, where they all are live.
 
-pub mod assign;
-pub mod cfg;
+mod assign;
+mod cfg;
 pub mod check;
-pub mod live;
+mod live;
 #[cfg(test)]
 mod tests;
 
@@ -265,13 +265,13 @@ impl Function {
         if self.insts.len() >= (u32::MAX / 4 - 2) as usize {
             return Err(bad(0, "too many instructions"));
         }
-        for (k, v) in self.values.iter().enumerate() {
+        for v in &self.values {
             match self.files.get(v.file as usize) {
                 Some(f) if v.width >= 1 && u16::from(v.width) <= f.count => {}
                 _ => {
                     return Err(AllocError::Invalid {
                         inst: u32::MAX,
-                        what: value_what(k),
+                        what: "a value of no file, of width 0, or wider than its file",
                     })
                 }
             }
@@ -318,10 +318,6 @@ impl Function {
         let live = live::Liveness::new(self, &cfg);
         assign::assign(self, &cfg, &live)
     }
-}
-
-fn value_what(_k: usize) -> &'static str {
-    "a value of no file, of width 0, or wider than its file"
 }
 
 /// The registers given: the first register of each value.

@@ -619,3 +619,110 @@ fn a_copy_between_different_registers_is_no_identity() {
     g.mark_copy(c);
     assert!(!Allocation { first: vec![0] }.is_identity(&g, 0));
 }
+
+#[test]
+fn the_checker_names_registers_and_values_exactly() {
+    // Two files; a pair in the second, read by halves; a fixed register of the second.
+    let mut f = Function::new(vec![file(3, true), file(6, true)]);
+    let s = f.value(0, 1);
+    let pair = f.value(1, 2);
+    let t = f.value(1, 1);
+    let fixed1 = |reg, usage| Operand {
+        loc: Loc::Fixed { file: 1, reg },
+        count: 1,
+        usage,
+    };
+    f.push(
+        &[
+            v(s, 1, Use::WRITE),
+            v(pair, 2, Use::WRITE),
+            fixed1(4, Use::WRITE),
+        ],
+        NEXT,
+    );
+    f.push(&[v(t, 1, Use::WRITE)], NEXT);
+    f.push(&[part(pair, 1, Use::READ), v(s, 1, Use::READ)], NEXT);
+    f.push(&[fixed1(4, Use::READ), v(t, 1, Use::READ)], NEXT);
+    check(
+        &f,
+        &Allocation {
+            first: vec![0, 0, 2],
+        },
+    )
+    .unwrap();
+    // `t` over the pair's high half: the read of that half finds `t`.
+    let e = check(
+        &f,
+        &Allocation {
+            first: vec![0, 0, 1],
+        },
+    )
+    .unwrap_err();
+    assert_eq!(
+        (e.inst, e.expected, e.reg, e.found),
+        (
+            2,
+            Loc::Virtual {
+                value: pair,
+                unit: 1
+            },
+            (1, 1),
+            Some(Loc::Virtual { value: t, unit: 0 })
+        )
+    );
+    assert_eq!(
+        alloc::format!("{e}"),
+        "instruction 2: reads Virtual { value: 1, unit: 1 } from register 1 of file 1, which holds Some(Virtual { value: 2, unit: 0 })"
+    );
+    // `t` over the fixed register: its read finds `t`.
+    let e = check(
+        &f,
+        &Allocation {
+            first: vec![0, 0, 4],
+        },
+    )
+    .unwrap_err();
+    assert_eq!(
+        (e.inst, e.expected, e.reg, e.found),
+        (
+            3,
+            Loc::Fixed { file: 1, reg: 4 },
+            (1, 4),
+            Some(Loc::Virtual { value: t, unit: 0 })
+        )
+    );
+    // The pair past the file's last register: no register to read.
+    let e = check(
+        &f,
+        &Allocation {
+            first: vec![0, 5, 2],
+        },
+    )
+    .unwrap_err();
+    assert_eq!(
+        (e.inst, e.expected, e.found),
+        (
+            2,
+            Loc::Virtual {
+                value: pair,
+                unit: 1
+            },
+            None
+        )
+    );
+    // `s` over what the second file's register 0 holds is no conflict: files differ.
+    check(
+        &f,
+        &Allocation {
+            first: vec![0, 0, 3],
+        },
+    )
+    .unwrap();
+    // An allocation of another function is refused; an empty function checks.
+    assert!(check(&f, &Allocation { first: vec![0, 0] }).is_err());
+    check(
+        &Function::new(vec![file(2, true)]),
+        &Allocation { first: vec![] },
+    )
+    .unwrap();
+}
