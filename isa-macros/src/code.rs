@@ -208,6 +208,14 @@ pub fn code(asm: &Assembler, root: &syn::Path, input: TokenStream) -> syn::Resul
                 let mut #inst: #ty = const { #build };
                 let mut #vregs: [::core::option::Option<(&'static str, #root::backend::VReg)>; #slots] = [::core::option::Option::None; #slots];
                 #( #sets )*
+                // Every binding is checked before the push: a line that fails leaves
+                // the buffer as it was.
+                let here = #buf.here();
+                let whole: #root::Instruction = #inst.into();
+                for (name, v) in #vregs.into_iter().flatten() {
+                    #buf.bindable(&whole, here, name, v)?;
+                }
+                let #inst = whole;
                 let at = #push;
                 for (name, v) in #vregs.into_iter().flatten() {
                     #buf.set_virtual(at, name, v)?;

@@ -105,6 +105,10 @@ pub struct Abi {
     pub call_reads: alloc::vec::Vec<RegRef>,
     /// Registers read when the function returns (its results).
     pub return_reads: alloc::vec::Vec<RegRef>,
+    /// Registers read when lanes exit (a kernel's results: the ISA has no store, so
+    /// what a kernel leaves is in registers). Without them, a register written and
+    /// never read again is free for a value after the write.
+    pub exit_reads: alloc::vec::Vec<RegRef>,
 }
 
 /// Why virtual registers cannot be used or allocated.
@@ -116,6 +120,8 @@ pub enum AllocError {
     Width(RegFile, u8),
     /// A virtual register of another buffer, or of an allocation already done.
     Foreign(VReg),
+    /// No instruction of the buffer is at this address.
+    NoInstruction(u64),
     /// The instruction at `at` has no register operand `operand` that takes a
     /// register of its own (an operand word stands for fixed registers).
     NoOperand {
@@ -123,6 +129,19 @@ pub enum AllocError {
         at: u64,
         /// The operand's name.
         operand: alloc::string::String,
+        /// The operands that take one (spec names).
+        takes: alloc::vec::Vec<&'static str>,
+    },
+    /// The instruction at this address is not a copy of one register operand into
+    /// another ([`CodeBuffer::mark_copy`]).
+    NotACopy(u64),
+    /// [`CodeBuffer::assign`] gave a virtual register a register of another file, a
+    /// constant one, or one with too few registers after it.
+    Assigned {
+        /// The virtual register.
+        vreg: VReg,
+        /// What it was given.
+        reg: RegRef,
     },
     /// The operand takes registers of another file, or another number of them.
     Mismatch {
@@ -173,9 +192,31 @@ impl core::fmt::Display for AllocError {
                 f,
                 "{v} belongs to another buffer, or to an allocation already done"
             ),
-            AllocError::NoOperand { at, operand } => write!(
+            AllocError::NoInstruction(at) => write!(f, "no instruction at {at:#x}"),
+            AllocError::NoOperand { at, operand, takes } => {
+                write!(
+                    f,
+                    "instruction at {at:#x}: no register operand `{operand}` takes a register of its own; "
+                )?;
+                if takes.is_empty() {
+                    f.write_str("none does")
+                } else {
+                    f.write_str("these do:")?;
+                    for t in takes {
+                        write!(f, " `{t}`")?;
+                    }
+                    Ok(())
+                }
+            }
+            AllocError::NotACopy(at) => write!(
                 f,
-                "instruction at {at:#x}: no register operand `{operand}` takes a register of its own"
+                "instruction at {at:#x} is no copy of one register operand into another"
+            ),
+            AllocError::Assigned { vreg, reg } => write!(
+                f,
+                "{vreg} was given {reg}: it needs {} numbered `{}` register(s) from there",
+                vreg.width(),
+                vreg.file().name()
             ),
             AllocError::Mismatch {
                 at,
@@ -197,10 +238,11 @@ impl core::fmt::Display for AllocError {
                     value.width(),
                     value.file().name()
                 )?;
-                for (v, r) in live {
+                for (k, (v, r)) in live.iter().enumerate() {
+                    let sep = if k == 0 { " " } else { ", " };
                     match v {
-                        Some(v) => write!(f, " {v} in {r},")?,
-                        None => write!(f, " {r},")?,
+                        Some(v) => write!(f, "{sep}{v} in {r}")?,
+                        None => write!(f, "{sep}{r} (fixed)")?,
                     }
                 }
                 Ok(())
@@ -292,16 +334,38 @@ impl CodeBuffer {
     /// at address `at` (as [`CodeBuffer::push`] returned it) the virtual register `v`.
     /// The operand must take registers of `v`'s file, as many as `v` covers.
     pub fn set_virtual(&mut self, at: u64, operand: &str, v: VReg) -> Result<(), AllocError> {
-        let no_operand = || AllocError::NoOperand {
-            at,
-            operand: operand.into(),
-        };
-        let i = self.index_at(at).ok_or_else(no_operand)?;
+        let i = self.index_at(at).ok_or(AllocError::NoInstruction(at))?;
+        let k = self.bindable(&self.insts[i], at, operand, v)?;
+        // A later binding of the same operand replaces this one (`bound`).
+        self.virt.uses.push((i, k, v));
+        Ok(())
+    }
+
+    /// Whether `v` may stand for operand `operand` of `insn` (to be) at `at`: the
+    /// operand's index in `OpcodeInfo::regs`. `code!` asks before it pushes, so a
+    /// failed line leaves the buffer as it was.
+    #[doc(hidden)]
+    pub fn bindable(
+        &self,
+        insn: &Instruction,
+        at: u64,
+        operand: &str,
+        v: VReg,
+    ) -> Result<u8, AllocError> {
         if !self.owns_vreg(v) {
             return Err(AllocError::Foreign(v));
         }
-        let insn = self.insts[i];
         let info = insn.opcode().info();
+        let no_operand = || AllocError::NoOperand {
+            at,
+            operand: operand.into(),
+            takes: info
+                .regs
+                .iter()
+                .filter(|r| !r.is_fixed())
+                .map(|r| r.name)
+                .collect(),
+        };
         let k = info
             .regs
             .iter()
@@ -319,19 +383,35 @@ impl CodeBuffer {
                 given: v,
             });
         }
-        // A later binding of the same operand replaces this one (`bound`).
-        self.virt.uses.push((i, k as u8, v));
-        Ok(())
+        Ok(k as u8)
     }
 
-    /// Marks the instruction at `at` a copy from its read register operand to its
-    /// written one: allocation gives both the same registers where it can, and then
-    /// removes the copy.
+    /// Marks the instruction at `at` a copy of its one read register operand into its
+    /// one written one (`UMOV UR1, UR2`, `UMOV.64`): allocation gives both the same
+    /// registers where it can, and then removes the copy. The allocator trusts the
+    /// mark: an instruction of two register operands that computes something (an
+    /// absolute value, a bit reversal) must not be marked. One with other operands (an
+    /// immediate, a carry out) is refused.
     pub fn mark_copy(&mut self, at: u64) -> Result<(), AllocError> {
-        let i = self.index_at(at).ok_or(AllocError::NoOperand {
-            at,
-            operand: alloc::string::String::new(),
-        })?;
+        let i = self.index_at(at).ok_or(AllocError::NoInstruction(at))?;
+        let insn = self.insts[i];
+        let info = insn.opcode().info();
+        let guards = info.regs.iter().filter(|r| r.guard).count();
+        let ops: alloc::vec::Vec<RegOperand> =
+            insn.reg_operands().filter(|o| !o.info.guard).collect();
+        let copy = info.order.len() == guards + 2
+            && ops.len() == 2
+            && ops[0].reg.file() == ops[1].reg.file()
+            && ops[0].count == ops[1].count
+            && ops
+                .iter()
+                .filter(|o| o.access.writes() && !o.access.reads())
+                .count()
+                == 1
+            && ops.iter().filter(|o| o.access == Access::Read).count() == 1;
+        if !copy {
+            return Err(AllocError::NotACopy(at));
+        }
         self.virt.copies.push(i);
         Ok(())
     }
@@ -339,10 +419,9 @@ impl CodeBuffer {
     /// Says where the indirect branch at `at` may go (a `BRX` through a jump table):
     /// without it, allocation takes every bound label as a possible target.
     pub fn set_targets(&mut self, at: u64, targets: &[Label]) -> Result<(), BufferError> {
-        let i = self.index_at(at).ok_or(BufferError::Target {
-            at,
-            error: TargetError::NoAddress,
-        })?;
+        let i = self
+            .index_at(at)
+            .ok_or(BufferError::Alloc(AllocError::NoInstruction(at)))?;
         let mut ls = alloc::vec::Vec::with_capacity(targets.len());
         for &l in targets {
             self.slot(l)?;
@@ -394,8 +473,16 @@ impl CodeBuffer {
                 first: 0,
                 count: width,
             };
-            let named = (k as u32) >= self.virt.retired && named[k];
-            first.push(named.then(|| f(v)));
+            if (k as u32) < self.virt.retired || !named[k] {
+                first.push(None);
+                continue;
+            }
+            let reg = f(v);
+            let fits = reg.file() == file && !reg.is_constant() && reg.offset(width - 1).is_some();
+            if !fits {
+                return Err(AllocError::Assigned { vreg: v, reg });
+            }
+            first.push(Some(reg));
         }
         self.rewrite(first, false)
     }
@@ -612,10 +699,8 @@ impl CodeBuffer {
         copies.sort_unstable();
         let mut return_points: alloc::vec::Vec<u32> = alloc::vec::Vec::new();
         for (i, insn) in self.insts.iter().enumerate() {
-            if insn.flow() == Flow::Call
-                && target_of(i, insn.opcode().info().target).is_some()
-                && i + 1 < n
-            {
+            let k = insn.opcode().info().target.or_else(|| insn.direct_target());
+            if insn.flow() == Flow::Call && target_of(i, k).is_some() && i + 1 < n {
                 return_points.push(i as u32 + 1);
             }
         }
@@ -697,6 +782,7 @@ impl CodeBuffer {
                     );
                 }
                 Flow::Return => extra(&abi.return_reads, ra::Use::READ),
+                Flow::Exit => extra(&abi.exit_reads, ra::Use::READ),
                 _ => {}
             }
             let mut divergent = guarded;
@@ -704,7 +790,9 @@ impl CodeBuffer {
                 Flow::Branch => targets.extend(
                     target_of(i, info.target.or_else(|| insn.direct_target())).map(|t| t as u32),
                 ),
-                Flow::Call => targets.extend(target_of(i, info.target).map(|t| t as u32)),
+                Flow::Call => targets.extend(
+                    target_of(i, info.target.or_else(|| insn.direct_target())).map(|t| t as u32),
+                ),
                 Flow::IndirectBranch => {
                     divergent = true;
                     match self.virt.indirect.iter().rev().find(|x| x.0 == i) {
@@ -786,14 +874,22 @@ impl CodeBuffer {
         if check {
             ra::check::check(&func, &a).map_err(|e| AllocError::Check(alloc::format!("{e}")))?;
         }
+        // Only the values this allocation placed have registers to report.
+        let mut named = alloc::vec![false; self.virt.values.len()];
+        for &(_, _, v) in &uses {
+            named[v.value as usize] = true;
+        }
         let first = self
             .virt
             .values
             .iter()
             .zip(&a.first)
-            .map(|(&(file, _), &r)| {
+            .zip(named)
+            .map(|((&(file, _), &r), named)| {
                 let (_, lo, _) = files[file_index(file).unwrap_or(0) as usize];
-                RegRef::from_code(file, lo + u64::from(r))
+                named
+                    .then(|| RegRef::from_code(file, lo + u64::from(r)))
+                    .flatten()
             })
             .collect();
         self.rewrite(first, true)
