@@ -60,7 +60,7 @@ impl Gen {
         list[list.len() - 1 - self.rng.below(n)]
     }
 
-    fn new(&mut self, file: RegFile, width: u8) -> VReg {
+    fn value(&mut self, file: RegFile, width: u8) -> VReg {
         self.buf.vreg(file, width).expect("a file with registers")
     }
 
@@ -68,7 +68,7 @@ impl Gen {
         match self.rng.below(8) {
             0 | 1 => {
                 let (a, b) = (self.recent(false), self.recent(false));
-                let d = self.new(RegFile::UReg, 1);
+                let d = self.value(RegFile::UReg, 1);
                 self.push(
                     "UIADD UR1, UR2, UR3",
                     None,
@@ -78,7 +78,7 @@ impl Gen {
             }
             2 => {
                 let (a, b, c) = (self.recent(false), self.recent(false), self.recent(true));
-                let d = self.new(RegFile::UReg, 2);
+                let d = self.value(RegFile::UReg, 2);
                 self.push(
                     "UIMAD.WIDE UR[0:1], UR2, UR3, UR[4:5]",
                     None,
@@ -87,26 +87,26 @@ impl Gen {
                 self.pairs.push(d);
             }
             3 => {
-                let d = self.new(RegFile::UReg, 2);
+                let d = self.value(RegFile::UReg, 2);
                 self.push("ULDC.64 UR[2:3], c[0x0][0x160]", None, &[("urd", d)]);
                 self.pairs.push(d);
             }
             4 => {
                 let a = self.recent(false);
-                let d = self.new(RegFile::UReg, 1);
+                let d = self.value(RegFile::UReg, 1);
                 self.push("UMOV UR1, UR2", None, &[("urd", d), ("urb", a)]);
                 let at = self.buf.here() - 16;
                 self.buf.mark_copy(at).expect("the copy just pushed");
                 self.u.push(d);
             }
             5 => {
-                let d = self.new(RegFile::Reg, 1);
+                let d = self.value(RegFile::Reg, 1);
                 self.push("S2R R1, SR_LANEID", None, &[("rd", d)]);
                 self.r.push(d);
             }
             6 => {
                 let a = self.r[self.r.len() - 1 - self.rng.below(self.r.len().min(8))];
-                let d = self.new(RegFile::Reg, 1);
+                let d = self.value(RegFile::Reg, 1);
                 let p = self.p;
                 self.push(
                     "MATCH.ANY R1, P1, R2",
@@ -117,7 +117,7 @@ impl Gen {
             }
             _ => {
                 let a = self.r[self.r.len() - 1 - self.rng.below(self.r.len().min(8))];
-                let d = self.new(RegFile::Reg, 1);
+                let d = self.value(RegFile::Reg, 1);
                 self.push("REDUX.SUM R1, R2", None, &[("rd", d), ("ra", a)]);
                 self.r.push(d);
             }
@@ -132,7 +132,7 @@ impl Gen {
 
     fn diamond(&mut self, depth: u8) {
         let (then, join) = (self.buf.new_label(), self.buf.new_label());
-        let (p, r) = (self.p, self.new(RegFile::Reg, 1));
+        let (p, r) = (self.p, self.value(RegFile::Reg, 1));
         self.push(&format!("BSSY B{depth}, 0x0"), Some(join), &[]);
         self.push("ELECT P1, R1", None, &[("pu", p), ("rd", r)]);
         self.push("@P1 BRA 0x0", Some(then), &[("pg", p)]);
@@ -167,14 +167,14 @@ fn function(n: usize) -> CodeBuffer {
         p,
     };
     for _ in 0..4 {
-        let d = g.new(RegFile::UReg, 1);
+        let d = g.value(RegFile::UReg, 1);
         g.push("UMOV UR1, 0x3", None, &[("urd", d)]);
         g.u.push(d);
     }
-    let d = g.new(RegFile::UReg, 2);
+    let d = g.value(RegFile::UReg, 2);
     g.push("ULDC.64 UR[2:3], c[0x0][0x160]", None, &[("urd", d)]);
     g.pairs.push(d);
-    let d = g.new(RegFile::Reg, 1);
+    let d = g.value(RegFile::Reg, 1);
     g.push("S2R R1, SR_LANEID", None, &[("rd", d)]);
     g.r.push(d);
     while g.buf.len() < n {
@@ -185,7 +185,7 @@ fn function(n: usize) -> CodeBuffer {
             g.push("BSSY B1, 0x0", Some(out), &[]);
             g.buf.bind(top).expect("a new label");
             g.diamond(2);
-            let (p, r) = (g.p, g.new(RegFile::Reg, 1));
+            let (p, r) = (g.p, g.value(RegFile::Reg, 1));
             g.push("ELECT P1, R1", None, &[("pu", p), ("rd", r)]);
             g.push("@P1 BRA 0x0", Some(out), &[("pg", p)]);
             g.push("BRA 0x0", Some(top), &[]);
