@@ -574,7 +574,9 @@ pub fn check(data: &[u8]) -> Outcome {
             );
             Outcome::Allocated { compared: true }
         }
-        Err(AllocError::OutOfRegisters { at, value, live }) => {
+        Err(AllocError::OutOfRegisters {
+            at, value, live, ..
+        }) => {
             assert!(
                 reference.is_err(),
                 "allocation failed where the identity assignment fits: at {at:#x}, {value}"

@@ -71,10 +71,16 @@ fn too_many_live_values_is_an_error_naming_the_point() {
     isa::code!(buf; UMOV UR0, {acc: isa::UReg}; EXIT;).unwrap();
     let before = buf.clone();
     let e = buf.allocate(&Abi::default()).unwrap_err();
-    let AllocError::OutOfRegisters { at, value, live } = &e else {
+    let AllocError::OutOfRegisters {
+        at,
+        value,
+        live,
+        divergent,
+    } = &e
+    else {
         panic!("{e}");
     };
-    assert_eq!(value.file(), RegFile::UReg);
+    assert_eq!((value.file(), *divergent), (RegFile::UReg, None));
     assert!(live.len() >= 62, "{} live", live.len());
     assert!(*at < 0x10 * 66, "at {at:#x}, while the values are defined");
     let text = e.to_string();

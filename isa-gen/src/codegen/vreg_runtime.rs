@@ -164,6 +164,10 @@ pub enum AllocError {
         /// What is live there: a virtual register (`Some`) or a fixed one, and the
         /// register it holds.
         live: alloc::vec::Vec<(Option<VReg>, RegRef)>,
+        /// When what fills the file is rather the values that may run apart after a
+        /// divergent branch (the branch's address): a file the warp shares keeps them
+        /// all apart.
+        divergent: Option<u64>,
     },
     /// Writing the registers given made an instruction the spec does not define.
     Rewrite {
@@ -231,13 +235,25 @@ impl core::fmt::Display for AllocError {
                 given.count(),
                 given.file().name()
             ),
-            AllocError::OutOfRegisters { at, value, live } => {
+            AllocError::OutOfRegisters {
+                at,
+                value,
+                live,
+                divergent,
+            } => {
                 write!(
                     f,
-                    "instruction at {at:#x}: no {} free consecutive `{}` registers for {value}; live there:",
+                    "instruction at {at:#x}: no {} free consecutive `{}` registers for {value}; ",
                     value.width(),
                     value.file().name()
                 )?;
+                match divergent {
+                    Some(b) => write!(
+                        f,
+                        "held by the values that may run apart after the divergent branch at {b:#x}:"
+                    )?,
+                    None => f.write_str("live there:")?,
+                }
                 for (k, (v, r)) in live.iter().enumerate() {
                     let sep = if k == 0 { " " } else { ", " };
                     match v {
@@ -836,7 +852,11 @@ impl CodeBuffer {
         }
         let a = func.allocate().map_err(|e| match e {
             ra::AllocError::OutOfRegisters {
-                inst, value, live, ..
+                inst,
+                value,
+                live,
+                divergent,
+                ..
             } => {
                 let vreg = |value: u32, unit: u8| {
                     let (file, width) = self.virt.values[value as usize];
@@ -854,6 +874,7 @@ impl CodeBuffer {
                 let (_, lo, _) = file_of(file_index(v.file).unwrap_or(0));
                 AllocError::OutOfRegisters {
                     at: addr_at(self.base, inst as usize),
+                    divergent: divergent.map(|b| addr_at(self.base, b as usize)),
                     value: v,
                     live: live
                         .into_iter()

@@ -195,7 +195,7 @@ pub fn assign(f: &Function, cfg: &Cfg, live: &Liveness) -> Result<Allocation, Al
             .or_else(|| candidates().find(|&reg| fits(reg, &r, true)))
             .or_else(|| candidates().find(|&reg| fits(reg, &r, false)));
         let Some(reg) = choice else {
-            return Err(out_of_registers(f, live, &r, v));
+            return Err(out_of_registers(f, cfg, live, &r, v));
         };
         first[v as usize] = reg;
         for (k, u) in units.clone().enumerate() {
@@ -221,7 +221,7 @@ pub fn assign(f: &Function, cfg: &Cfg, live: &Liveness) -> Result<Allocation, Al
 
 /// The error for value `v`: at the start of one of its segments where its file is
 /// fullest, what occupies the file.
-fn out_of_registers(f: &Function, live: &Liveness, r: &Registers, v: u32) -> AllocError {
+fn out_of_registers(f: &Function, cfg: &Cfg, live: &Liveness, r: &Registers, v: u32) -> AllocError {
     let val = f.values[v as usize];
     let file = val.file as usize;
     let regs = live.pbase[file] - live.pbase[0]..live.pbase[file + 1] - live.pbase[0];
@@ -256,11 +256,13 @@ fn out_of_registers(f: &Function, live: &Liveness, r: &Registers, v: u32) -> All
         (None, Some(g)) => (g.1 .0, first_own),
         (None, None) => (0, 0),
     };
+    let divergent = (point >= live.region_points).then(|| cfg.region_branch[r.region(point)]);
     AllocError::OutOfRegisters {
         inst: at / 2,
         file: val.file,
         value: v,
         width: val.width,
         live: holders(point),
+        divergent,
     }
 }

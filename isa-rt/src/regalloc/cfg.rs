@@ -22,6 +22,8 @@ pub struct Cfg {
     /// The divergent regions: blocks lanes may run apart in after each divergent
     /// branch (see [`super`]).
     pub regions: Vec<Vec<u32>>,
+    /// The divergent branch (an instruction) of each region.
+    pub region_branch: Vec<u32>,
 }
 
 impl Cfg {
@@ -78,8 +80,9 @@ impl Cfg {
             succs,
             preds,
             regions: Vec::new(),
+            region_branch: Vec::new(),
         };
-        cfg.regions = cfg.divergent_regions(f);
+        (cfg.regions, cfg.region_branch) = cfg.divergent_regions(f);
         cfg
     }
 
@@ -150,7 +153,7 @@ impl Cfg {
     /// The divergent regions: for each divergent branch, the blocks reachable from it
     /// before the convergence point of a barrier set up on every path to it and not
     /// yet met (all reachable blocks when there is none).
-    fn divergent_regions(&self, f: &Function) -> Vec<Vec<u32>> {
+    fn divergent_regions(&self, f: &Function) -> (Vec<Vec<u32>>, Vec<u32>) {
         let blocks = self.len();
         let (idom, order) = self.dominators();
         // The dominator tree's intervals, for "a dominates b" in O(1).
@@ -197,6 +200,7 @@ impl Cfg {
             open[b as usize] = list;
         }
         let mut regions = Vec::new();
+        let mut branches = Vec::new();
         let mut stamp = vec![NONE; blocks];
         let mut work: Vec<u32> = Vec::new();
         for &b in &order {
@@ -218,8 +222,9 @@ impl Cfg {
             }
             region.sort_unstable();
             regions.push(region);
+            branches.push(last as u32);
         }
-        regions
+        (regions, branches)
     }
 
     /// How many blocks.

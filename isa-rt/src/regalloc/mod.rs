@@ -375,6 +375,9 @@ pub enum AllocError {
         width: u8,
         /// What is live in the file there, with the registers each holds.
         live: Vec<(Loc, u16)>,
+        /// When what fills the file are the values that may run apart after a
+        /// divergent branch (this instruction), rather than those live at `inst`.
+        divergent: Option<u32>,
     },
     /// The function is malformed.
     Invalid {
@@ -394,11 +397,19 @@ impl fmt::Display for AllocError {
                 value,
                 width,
                 live,
+                divergent,
             } => {
                 write!(
                     f,
-                    "instruction {inst}: no {width} free consecutive registers of file {file} for value %{value}; live there:"
+                    "instruction {inst}: no {width} free consecutive registers of file {file} for value %{value}; "
                 )?;
+                match divergent {
+                    Some(b) => write!(
+                        f,
+                        "held by the values that may run apart after the divergent branch at {b}:"
+                    )?,
+                    None => f.write_str("live there:")?,
+                }
                 for (loc, reg) in live {
                     match loc {
                         Loc::Virtual { value, unit } => write!(f, " %{value}.{unit} in {reg}")?,

@@ -295,12 +295,13 @@ fn running_out_names_the_point_and_what_is_live() {
         value,
         width,
         mut live,
+        divergent,
     } = e.clone()
     else {
         panic!("{e}");
     };
     live.sort();
-    assert_eq!((inst, in_file, value, width), (2, 0, c, 1));
+    assert_eq!((inst, in_file, value, width, divergent), (2, 0, c, 1, None));
     assert_eq!(
         live,
         vec![
@@ -725,4 +726,34 @@ fn the_checker_names_registers_and_values_exactly() {
         &Allocation { first: vec![] },
     )
     .unwrap();
+}
+
+/// Values of a shared file on the two sides of a divergent branch fill a file of two
+/// registers: the error says it is the branch's region, not what is live at the point.
+#[test]
+fn running_out_in_divergent_code_names_the_branch() {
+    let (f, _) = diamond(false, true);
+    let mut g = f.clone();
+    g.files[0].count = 1;
+    let e = g.allocate().unwrap_err();
+    assert!(
+        matches!(
+            e,
+            AllocError::OutOfRegisters {
+                divergent: Some(1),
+                ..
+            }
+        ),
+        "{e}"
+    );
+    let text = alloc::format!("{e}");
+    assert!(
+        text.contains("held by the values that may run apart after the divergent branch at 1:"),
+        "{text}"
+    );
+    // Per lane, the sides share the one register.
+    let (h, _) = diamond(true, true);
+    let mut h = h;
+    h.files[0].count = 1;
+    h.allocate().unwrap();
 }
