@@ -15,7 +15,7 @@ use alloc::vec::Vec;
 
 use super::cfg::Cfg;
 use super::live::Liveness;
-use super::{AllocError, Allocation, Function, Loc};
+use super::{AllocError, Allocation, Function, Loc, Use};
 
 /// What one physical register holds in the function's points: segment start →
 /// (end, holder).
@@ -95,7 +95,7 @@ fn overlaps(held: &Held, (a, b): (u32, u32)) -> bool {
 /// Assigns every value of `f`.
 pub fn assign(f: &Function, cfg: &Cfg, live: &Liveness) -> Result<Allocation, AllocError> {
     let phys0 = live.pbase[0];
-    let regs = (live.pbase[f.files.len()] - phys0) as usize;
+    let regs: usize = f.files.iter().map(|fl| usize::from(fl.count)).sum();
     let words = regs.div_ceil(64);
     let mut r = Registers {
         held: vec![Held::new(); regs],
@@ -138,8 +138,8 @@ pub fn assign(f: &Function, cfg: &Cfg, live: &Liveness) -> Result<Allocation, Al
             continue;
         }
         let ops = f.operands(i);
-        let from = ops.iter().find(|o| o.usage.read && !o.usage.write);
-        let to = ops.iter().find(|o| o.usage.write);
+        let from = ops.iter().find(|o| o.usage == Use::READ);
+        let to = ops.iter().find(|o| o.usage == Use::WRITE);
         if let (Some(from), Some(to)) = (from, to) {
             if let (Loc::Virtual { value: a, unit: 0 }, Loc::Virtual { value: b, unit: 0 }) =
                 (from.loc, to.loc)

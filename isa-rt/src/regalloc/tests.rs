@@ -757,3 +757,149 @@ fn running_out_in_divergent_code_names_the_branch() {
     h.files[0].count = 1;
     h.allocate().unwrap();
 }
+
+/// A copy takes its source's register even where first fit would choose another.
+#[test]
+fn a_copy_prefers_its_source_over_the_first_free_register() {
+    let mut f = Function::new(vec![file(4, true)]);
+    let (y, a, b) = (f.value(0, 1), f.value(0, 1), f.value(0, 1));
+    f.push(&[v(y, 1, Use::WRITE)], NEXT);
+    f.push(&[v(a, 1, Use::WRITE)], NEXT);
+    f.push(&[v(y, 1, Use::READ)], NEXT);
+    let c = f.push(&[v(b, 1, Use::WRITE), v(a, 1, Use::READ)], NEXT);
+    f.push(&[v(b, 1, Use::READ)], NEXT);
+    let plain = f.allocate().unwrap();
+    assert_eq!(
+        (
+            plain.first[y as usize],
+            plain.first[a as usize],
+            plain.first[b as usize]
+        ),
+        (0, 1, 0)
+    );
+    f.mark_copy(c);
+    let r = f.allocate().unwrap();
+    assert_eq!((r.first[a as usize], r.first[b as usize]), (1, 1));
+    assert!(r.is_identity(&f, c as usize));
+}
+
+/// Two divergent regions one after the other, in a shared file placed after a file of
+/// 64 registers: each region keeps its two sides apart, and the second reuses the
+/// first's registers.
+#[test]
+fn each_divergent_region_is_its_own() {
+    let mut f = Function::new(vec![file(64, true), file(70, false)]);
+    let vals: Vec<u32> = (0..4).map(|_| f.value(1, 1)).collect();
+    let w = |k: usize, usage| Operand {
+        loc: Loc::Virtual {
+            value: vals[k],
+            unit: 0,
+        },
+        count: 1,
+        usage,
+    };
+    for d in 0..2u32 {
+        let at = 6 * d;
+        let (a, b) = (2 * d as usize, 2 * d as usize + 1);
+        f.push(
+            &[],
+            Flow {
+                converges_at: Some(at + 6),
+                ..NEXT
+            },
+        );
+        f.push(
+            &[],
+            Flow {
+                falls_through: true,
+                targets: &[at + 4],
+                divergent: true,
+                converges_at: None,
+            },
+        );
+        f.push(&[w(a, Use::WRITE)], NEXT);
+        f.push(
+            &[w(a, Use::READ)],
+            Flow {
+                falls_through: false,
+                targets: &[at + 6],
+                divergent: false,
+                converges_at: None,
+            },
+        );
+        f.push(&[w(b, Use::WRITE)], NEXT);
+        f.push(&[w(b, Use::READ)], NEXT);
+    }
+    f.push(&[], NEXT);
+    let r = f.allocate().unwrap();
+    check(&f, &r).unwrap();
+    let g = |k: usize| r.first[vals[k] as usize];
+    assert_ne!(g(0), g(1));
+    assert_ne!(g(2), g(3));
+    assert_eq!(
+        (g(0), g(2)),
+        (0, 0),
+        "the second region reuses the first's registers"
+    );
+    // With one register, the sides of either region do not fit.
+    let mut one = f.clone();
+    one.files[1].count = 1;
+    assert!(matches!(
+        one.allocate(),
+        Err(AllocError::OutOfRegisters {
+            divergent: Some(1),
+            ..
+        })
+    ));
+}
+
+/// A value fits a hole between two lives of another in the same register, touching
+/// both ends (a read and a write at the same instruction do not overlap).
+#[test]
+fn a_value_fills_a_hole_exactly() {
+    let mut f = Function::new(vec![file(1, true)]);
+    let (x, y) = (f.value(0, 1), f.value(0, 1));
+    f.push(&[v(x, 1, Use::WRITE)], NEXT);
+    f.push(&[], NEXT);
+    f.push(&[v(y, 1, Use::WRITE), v(x, 1, Use::READ)], NEXT);
+    f.push(&[], NEXT);
+    f.push(&[v(x, 1, Use::WRITE), v(y, 1, Use::READ)], NEXT);
+    f.push(&[], NEXT);
+    f.push(&[v(x, 1, Use::READ)], NEXT);
+    let r = f.allocate().unwrap();
+    assert_eq!(r.first, vec![0, 0]);
+    check(&f, &r).unwrap();
+}
+
+/// Out of registers where the value's own point is fuller than its divergent region:
+/// the error names the point, not the region.
+#[test]
+fn running_out_before_the_branch_names_the_point() {
+    let mut f = Function::new(vec![file(2, false)]);
+    let (x1, x2, val) = (f.value(0, 1), f.value(0, 1), f.value(0, 1));
+    f.push(&[v(x1, 1, Use::WRITE), v(x2, 1, Use::WRITE)], NEXT);
+    f.push(&[v(val, 1, Use::WRITE)], NEXT);
+    f.push(
+        &[v(x1, 1, Use::READ), v(x2, 1, Use::READ)],
+        Flow {
+            falls_through: true,
+            targets: &[4],
+            divergent: true,
+            converges_at: None,
+        },
+    );
+    f.push(&[v(val, 1, Use::READ)], NEXT);
+    f.push(&[v(val, 1, Use::READ)], NEXT);
+    let e = f.allocate().unwrap_err();
+    let AllocError::OutOfRegisters {
+        inst,
+        value,
+        divergent,
+        live,
+        ..
+    } = e
+    else {
+        panic!("{e}")
+    };
+    assert_eq!((inst, value, divergent, live.len()), (1, val, None, 2));
+}
