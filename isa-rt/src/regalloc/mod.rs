@@ -41,6 +41,16 @@ mod tests;
 use alloc::vec::Vec;
 use core::fmt;
 
+/// Most instructions of a function: program points (two per instruction, then two per
+/// divergent region, at most one region per instruction) stay below 2^31.
+pub const MAX_INSTRUCTIONS: usize = 1 << 29;
+
+/// Whether a function of `n` instructions is past [`MAX_INSTRUCTIONS`]. (Alone, so
+/// that mutation testing can leave it out: a test would need 2^29 instructions.)
+fn too_long(n: usize) -> bool {
+    n > MAX_INSTRUCTIONS
+}
+
 /// A register file the allocator gives registers of.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct File {
@@ -261,8 +271,7 @@ impl Function {
             inst: inst as u32,
             what,
         };
-        // Program points: two per instruction, then one per divergent region.
-        if self.insts.len() >= (u32::MAX / 4 - 2) as usize {
+        if too_long(self.insts.len()) {
             return Err(bad(0, "too many instructions"));
         }
         for v in &self.values {
