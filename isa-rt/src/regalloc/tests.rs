@@ -869,6 +869,9 @@ fn a_value_fills_a_hole_exactly() {
     let r = f.allocate().unwrap();
     assert_eq!(r.first, vec![0, 0]);
     check(&f, &r).unwrap();
+    // With a second register free from `y`'s start, `y` takes it rather than the hole.
+    f.files[0].count = 2;
+    assert_eq!(f.allocate().unwrap().first, vec![0, 1]);
 }
 
 /// Out of registers where the value's own point is fuller than its divergent region:
@@ -902,4 +905,39 @@ fn running_out_before_the_branch_names_the_point() {
         panic!("{e}")
     };
     assert_eq!((inst, value, divergent, live.len()), (1, val, None, 2));
+}
+
+/// A pair finds no two registers side by side where a single one has just come free:
+/// what is live there leaves out the value whose life ended at that point.
+#[test]
+fn what_is_live_leaves_out_a_life_ending_there() {
+    let mut f = Function::new(vec![file(3, true)]);
+    let (s0, s1, s2, p) = (f.value(0, 1), f.value(0, 1), f.value(0, 1), f.value(0, 2));
+    f.push(&[v(s0, 1, Use::WRITE)], NEXT);
+    f.push(&[v(s1, 1, Use::WRITE)], NEXT);
+    f.push(&[v(s2, 1, Use::WRITE)], NEXT);
+    f.push(&[v(p, 2, Use::WRITE), v(s1, 1, Use::READ)], NEXT);
+    f.push(
+        &[v(s0, 1, Use::READ), v(s2, 1, Use::READ), v(p, 2, Use::READ)],
+        NEXT,
+    );
+    let e = f.allocate().unwrap_err();
+    let AllocError::OutOfRegisters {
+        inst,
+        value,
+        mut live,
+        ..
+    } = e
+    else {
+        panic!("{e}")
+    };
+    live.sort();
+    assert_eq!((inst, value), (3, p));
+    assert_eq!(
+        live,
+        vec![
+            (Loc::Virtual { value: s0, unit: 0 }, 0),
+            (Loc::Virtual { value: s2, unit: 0 }, 2)
+        ]
+    );
 }
