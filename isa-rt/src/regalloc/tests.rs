@@ -741,6 +741,7 @@ fn running_out_in_divergent_code_names_the_branch() {
             e,
             AllocError::OutOfRegisters {
                 divergent: Some(1),
+                inst: 4,
                 ..
             }
         ),
@@ -940,4 +941,61 @@ fn what_is_live_leaves_out_a_life_ending_there() {
             (Loc::Virtual { value: s2, unit: 0 }, 2)
         ]
     );
+}
+
+/// As many hold the file at the value's own point as in its region: the point is named.
+#[test]
+fn a_tie_between_the_point_and_the_region_names_the_point() {
+    let mut f = Function::new(vec![file(2, false)]);
+    let (x, y, val) = (f.value(0, 1), f.value(0, 1), f.value(0, 1));
+    let all = [v(x, 1, Use::READ), v(y, 1, Use::READ), v(val, 1, Use::READ)];
+    f.push(&[v(x, 1, Use::WRITE), v(y, 1, Use::WRITE)], NEXT);
+    f.push(&[v(val, 1, Use::WRITE)], NEXT);
+    f.push(
+        &[],
+        Flow {
+            falls_through: true,
+            targets: &[4],
+            divergent: true,
+            converges_at: None,
+        },
+    );
+    f.push(&all, NEXT);
+    f.push(&all, NEXT);
+    let e = f.allocate().unwrap_err();
+    let AllocError::OutOfRegisters {
+        inst,
+        value,
+        divergent,
+        live,
+        ..
+    } = e
+    else {
+        panic!("{e}")
+    };
+    assert_eq!((inst, value, divergent, live.len()), (1, val, None, 2));
+}
+
+/// A copy of a pair takes its source's registers high in the file, though lower ones
+/// are free by then.
+#[test]
+fn a_pair_copy_takes_its_source_s_registers() {
+    let mut f = Function::new(vec![file(6, true)]);
+    let (a, b) = (f.value(0, 2), f.value(0, 2));
+    f.push(
+        &(0..4).map(|r| fixed(r, Use::WRITE)).collect::<Vec<_>>(),
+        NEXT,
+    );
+    f.push(&[v(a, 2, Use::WRITE)], NEXT);
+    f.push(&[fixed(0, Use::READ), fixed(1, Use::READ)], NEXT);
+    let c = f.push(&[v(b, 2, Use::WRITE), v(a, 2, Use::READ)], NEXT);
+    f.push(
+        &[v(b, 2, Use::READ), fixed(2, Use::READ), fixed(3, Use::READ)],
+        NEXT,
+    );
+    assert_eq!(f.allocate().unwrap().first, vec![4, 0]);
+    f.mark_copy(c);
+    let r = f.allocate().unwrap();
+    assert_eq!(r.first, vec![4, 4]);
+    check(&f, &r).unwrap();
 }
