@@ -116,14 +116,14 @@ pub fn check(f: &Function, a: &Allocation) -> Result<(), CheckError> {
 
     let blocks = cfg.len();
     let mut input: Vec<Option<Vec<u32>>> = vec![None; blocks];
+    // The blocks to (re)visit; `queued` keeps one entry per block (the entry block may
+    // be visited twice, which changes nothing).
+    let mut work: Vec<u32> = Vec::new();
     if blocks > 0 {
         input[0] = Some(vec![ENTRY; regs]);
+        work.push(0);
     }
-    let mut work: Vec<u32> = if blocks > 0 { vec![0] } else { Vec::new() };
     let mut queued = vec![false; blocks];
-    if blocks > 0 {
-        queued[0] = true;
-    }
     while let Some(b) = work.pop() {
         queued[b as usize] = false;
         let Some(mut state) = input[b as usize].clone() else {

@@ -999,3 +999,26 @@ fn a_pair_copy_takes_its_source_s_registers() {
     assert_eq!(r.first, vec![4, 4]);
     check(&f, &r).unwrap();
 }
+
+/// A fixed pair written, then its high half read alone: the checker follows each
+/// register of the pair.
+#[test]
+fn the_checker_follows_each_register_of_a_fixed_tuple() {
+    let mut f = Function::new(vec![file(4, true)]);
+    let a = f.value(0, 1);
+    f.push(
+        &[Operand {
+            loc: Loc::Fixed { file: 0, reg: 2 },
+            count: 2,
+            usage: Use::WRITE,
+        }],
+        NEXT,
+    );
+    f.push(&[v(a, 1, Use::WRITE)], NEXT);
+    f.push(&[fixed(3, Use::READ), v(a, 1, Use::READ)], NEXT);
+    let r = f.allocate().unwrap();
+    assert_eq!(r.first, vec![0]);
+    check(&f, &r).unwrap();
+    let e = check(&f, &Allocation { first: vec![3] }).unwrap_err();
+    assert_eq!((e.inst, e.expected), (2, Loc::Fixed { file: 0, reg: 3 }));
+}
