@@ -7,11 +7,11 @@
 //! generated crate's `CodeBuffer::allocate` builds one from the spec's operand facts;
 //! nothing here knows a particular spec.
 //!
-//! - [`cfg`]: basic blocks, successors and predecessors, and the part of the function
+//! - `cfg`: basic blocks, successors and predecessors, and the part of the function
 //!   divergent lanes may run apart;
-//! - [`live`]: liveness per register unit (a pair is two units, as LLVM's register
+//! - `live`: liveness per register unit (a pair is two units, as LLVM's register
 //!   units), in which a guarded write does not end a value's life;
-//! - [`assign`]: gives each value consecutive physical registers that no unit of an
+//! - `assign`: gives each value consecutive physical registers that no unit of an
 //!   interfering value or fixed register occupies; no spilling (the ISA has no store
 //!   to spill to): when the registers run out, the error names the instruction and
 //!   what is live there;
