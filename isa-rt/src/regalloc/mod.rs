@@ -329,26 +329,6 @@ impl Function {
     }
 }
 
-/// The numbering of register units the analyses and the checker share: every value's
-/// units, value by value, then every file's registers. Returns the first unit of each
-/// value and of each file, each list ending with the next free number.
-pub(crate) fn unit_bases(f: &Function) -> (Vec<u32>, Vec<u32>) {
-    let mut next = 0u32;
-    let mut bases = |widths: &mut dyn Iterator<Item = u32>| {
-        let mut out: Vec<u32> = widths
-            .map(|w| {
-                next += w;
-                next - w
-            })
-            .collect();
-        out.push(next);
-        out
-    };
-    let vbase = bases(&mut f.values.iter().map(|v| u32::from(v.width)));
-    let pbase = bases(&mut f.files.iter().map(|fl| u32::from(fl.count)));
-    (vbase, pbase)
-}
-
 /// The registers given: the first register of each value.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Allocation {
