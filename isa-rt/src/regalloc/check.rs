@@ -62,26 +62,15 @@ pub fn check(f: &Function, a: &Allocation) -> Result<(), CheckError> {
         });
     }
     let cfg = Cfg::new(f);
-    // Numbering: virtual units, then physical registers.
-    let mut vbase = Vec::with_capacity(f.values.len() + 1);
-    let mut next = 0u32;
-    for v in &f.values {
-        vbase.push(next);
-        next += u32::from(v.width);
-    }
-    vbase.push(next);
-    let mut pbase = Vec::with_capacity(f.files.len() + 1);
-    let mut p = 0u32;
-    for fl in &f.files {
-        pbase.push(p);
-        p += u32::from(fl.count);
-    }
-    pbase.push(p);
-    let regs = p as usize;
+    // Units: every value's, then every file's registers; `next` is the first register's
+    // unit, and physical register `p` (across the files) is unit `next + p`.
+    let (vbase, pbase) = super::unit_bases(f);
+    let next = pbase[0];
+    let regs: usize = f.files.iter().map(|fl| usize::from(fl.count)).sum();
     let unit_of = |loc: Loc, k: u8| -> u32 {
         match loc {
             Loc::Virtual { value, unit } => vbase[value as usize] + u32::from(unit + k),
-            Loc::Fixed { file, reg } => next + pbase[file as usize] + u32::from(reg) + u32::from(k),
+            Loc::Fixed { file, reg } => pbase[file as usize] + u32::from(reg) + u32::from(k),
         }
     };
     let loc_of = |u: u32| -> Option<Loc> {
@@ -89,11 +78,10 @@ pub fn check(f: &Function, a: &Allocation) -> Result<(), CheckError> {
             return None;
         }
         if u >= next {
-            let p = u - next;
-            let file = pbase.partition_point(|&b| b <= p) - 1;
+            let file = pbase.partition_point(|&b| b <= u) - 1;
             return Some(Loc::Fixed {
                 file: file as u8,
-                reg: (p - pbase[file]) as u16,
+                reg: (u - pbase[file]) as u16,
             });
         }
         let v = vbase.partition_point(|&b| b <= u) - 1;
@@ -108,7 +96,7 @@ pub fn check(f: &Function, a: &Allocation) -> Result<(), CheckError> {
         let fl = f.files.get(file as usize)?;
         (reg < fl.count).then(|| {
             (
-                (pbase[file as usize] + u32::from(reg)) as usize,
+                (pbase[file as usize] - next + u32::from(reg)) as usize,
                 (file, reg),
             )
         })

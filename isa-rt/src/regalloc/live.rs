@@ -38,20 +38,8 @@ pub struct Liveness {
 impl Liveness {
     /// The liveness of every unit of `f`.
     pub fn new(f: &Function, cfg: &Cfg) -> Liveness {
-        let mut vbase = Vec::with_capacity(f.values.len() + 1);
-        let mut next = 0u32;
-        for v in &f.values {
-            vbase.push(next);
-            next += u32::from(v.width);
-        }
-        vbase.push(next);
-        let mut pbase = Vec::with_capacity(f.files.len() + 1);
-        for file in &f.files {
-            pbase.push(next);
-            next += u32::from(file.count);
-        }
-        pbase.push(next);
-        let units = next as usize;
+        let (vbase, pbase) = super::unit_bases(f);
+        let units = pbase[f.files.len()] as usize;
         let first_unit = |op: &Operand| -> u32 {
             match op.loc {
                 Loc::Virtual { value, unit } => vbase[value as usize] + u32::from(unit),

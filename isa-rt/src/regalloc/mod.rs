@@ -329,6 +329,29 @@ impl Function {
     }
 }
 
+/// The numbering of register units the analyses and the checker share: every value's
+/// units, value by value, then every file's registers. Returns the first unit of each
+/// value and of each file, each list ending with the next free number.
+pub(crate) fn unit_bases(f: &Function) -> (Vec<u32>, Vec<u32>) {
+    // The first unit of each block of `sizes` units laid end to end from `start`, and
+    // the number after the last.
+    fn bases(start: u32, sizes: impl Iterator<Item = u32>) -> Vec<u32> {
+        let mut out = alloc::vec![start];
+        let mut next = start;
+        for size in sizes {
+            next += size;
+            out.push(next);
+        }
+        out
+    }
+    let vbase = bases(0, f.values.iter().map(|v| u32::from(v.width)));
+    let pbase = bases(
+        vbase[f.values.len()],
+        f.files.iter().map(|fl| u32::from(fl.count)),
+    );
+    (vbase, pbase)
+}
+
 /// The registers given: the first register of each value.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Allocation {
