@@ -123,29 +123,53 @@ say("ok: rename of a type across four files; isa check clean after")
 
 -- 2. Quick fixes: a misspelt type, a value not in its enumeration.
 local udp = open("udp.isa")
-local function quick_fix(from, to)
+local function quick_fix(from, to, word)
   local l, c = find(udp, from)
   local text = vim.api.nvim_buf_get_lines(udp, l, l + 1, false)[1]
   vim.api.nvim_buf_set_lines(udp, l, l + 1, false, { text:sub(1, c) .. to .. text:sub(c + #from + 1) })
-  wait_errors(udp, function(e) return #e > 0 end, "an error for `" .. to .. "`")
-  local e = errors(udp)[1]
+  -- The error this edit makes (one naming the misspelt word), not any error shown.
+  local e
+  wait_errors(udp, function(es)
+    for _, x in ipairs(es) do
+      if x.message:find(word, 1, true) then
+        e = x
+        return true
+      end
+    end
+    return false
+  end, "an error naming `" .. word .. "` for `" .. to .. "`")
   local params = {
     textDocument = { uri = vim.uri_from_bufnr(udp) },
     range = { start = { line = e.lnum, character = e.col }, ["end"] = { line = e.end_lnum, character = e.end_col } },
     context = { diagnostics = {} },
   }
-  local res = vim.lsp.buf_request_sync(udp, "textDocument/codeAction", params, 10000)
-  local action
-  for _, r in pairs(res or {}) do
-    action = action or (r.result or {})[1]
+  -- Asked up to three times, a second apart: once (2026-11-27, a CI run on a loaded
+  -- machine, not reproduced since) the first answer held no action. A late answer is
+  -- said in the log with what came before it; no action at all fails with the error
+  -- and the answers.
+  local action, answers = nil, {}
+  for _ = 1, 3 do
+    local res, err = vim.lsp.buf_request_sync(udp, "textDocument/codeAction", params, 10000)
+    for _, r in pairs(res or {}) do
+      action = action or (r.result or {})[1]
+    end
+    if action ~= nil then
+      break
+    end
+    table.insert(answers, vim.inspect({ result = res, err = err }))
+    vim.wait(1000)
   end
-  check(action ~= nil and action.edit ~= nil, "a quick fix for `" .. to .. "`")
+  check(action ~= nil and action.edit ~= nil, "a quick fix for `" .. to .. "` at " .. vim.inspect(e)
+    .. "; answers: " .. table.concat(answers, ", "))
+  if #answers > 0 then
+    say("note: the quick fix for `" .. to .. "` came at try " .. (#answers + 1) .. "; before: " .. table.concat(answers, ", "))
+  end
   vim.lsp.util.apply_workspace_edit(action.edit, "utf-16")
   wait_errors(udp, function(e2) return #e2 == 0 end, "the quick fix `" .. action.title .. "` removes the error")
   say("ok: quick fix `" .. action.title .. "` for `" .. to .. "`")
 end
-quick_fix("UReg urd;", "URgeg urd;")
-quick_fix("upg.not=False;", "upg.not=Flase;")
+quick_fix("UReg urd;", "URgeg urd;", "URgeg")
+quick_fix("upg.not=False;", "upg.not=Flase;", "Flase")
 vim.cmd("silent wall")
 ok, out = isa_check()
 check(ok, "the spec checks clean after the quick fixes:\n" .. out)
