@@ -773,3 +773,222 @@ fn an_uncovered_bit_no_code_sets_does_not_hide_other_breaks() {
     );
     assert_eq!(r.breaks[0].fields, ["m"], "{:?}", r.breaks);
 }
+
+/// NEW splits `A_R`'s words by a field of two codes (`b`): `b == Zero` stays `A_R`,
+/// `b == One` goes to `A_S`, which decodes them but no longer prints `.One`. The words
+/// are followed to each opcode: the break is a word that prints differently under
+/// `A_S`, not one that `A_R` fails to decode.
+#[test]
+fn words_split_by_a_field_of_two_codes_are_followed_to_each() {
+    let bit = |s: String| {
+        s.replace(
+            "__DefRegFile Reg<8>",
+            "__DefBitFieldType Bit<1>\n    Zero;\n    One;\n__DefRegFile Reg<8>",
+        )
+        .replace(
+            "    field<8, 2> M m = X;\n",
+            "    field<8, 2> M m = X;\n    field<12, 1> Bit b = Zero;\n",
+        )
+    };
+    let new = spec(|s| {
+        bit(s).replace(
+            "__DefOpcode A_R: [A]\n",
+            "__DefOpcode A_R: [A]\n  __Encoding\n    field<12, 1> Bit b == Zero;\n\
+             __DefOpcode A_S: [A]\n  __Encoding\n    field<12, 1> Bit b == One;\n",
+        )
+    });
+    let r = Report::new(&spec(bit), &new);
+    let seen: Vec<(Option<&str>, &str, &str, &str)> = r
+        .breaks
+        .iter()
+        .map(|b| {
+            (
+                b.new_opcode.as_deref(),
+                b.why.as_str(),
+                b.old_text.as_str(),
+                b.new_text.as_str(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        seen,
+        [(Some("A_S"), "it prints differently", "A.One R0", "A R0")],
+        "{:?}",
+        r.breaks
+    );
+    assert_eq!(r.breaks[0].fields, ["b"]);
+}
+
+/// A print unit of exactly 2^16 combinations (a register and the 8-bit immediate its
+/// NEW `Bitwidth` reads) is listed in full, not probed at its boundaries: NEW prints
+/// `rd` as a pair of registers only when `imm` is 10, which no boundary probe holds.
+#[test]
+fn a_print_unit_of_exactly_the_listed_combinations_is_listed_in_full() {
+    let new = spec(|s| {
+        s.replace(
+            "Order<imm, rd>;",
+            "Order<imm, rd>;\n    Bitwidth<rd> = 32 + 32 * (imm == 10);",
+        )
+    });
+    let r = Report::new(&spec(|s| s), &new);
+    assert!(!r.compatible());
+    let seen: Vec<(&str, &str)> = r
+        .breaks
+        .iter()
+        .map(|b| (b.old_text.as_str(), b.new_text.as_str()))
+        .collect();
+    assert_eq!(seen, [("A 0xa, R0", "A 0xa, R[0:1]")], "{:?}", r.breaks);
+}
+
+/// `CvtINegX(ra.neg, carry)` added in NEW: `-R` becomes `~R` only on the words with
+/// `ra.neg` set *and* `carry` at `X`. OLD prints the operand and the modifier apart;
+/// NEW's printer reads them together, and that alone makes them one group to try.
+#[test]
+fn a_new_converter_s_fields_are_tried_together() {
+    let with = |converter: bool| {
+        move |s: String| {
+            let s = s
+                .replace("    X;\n    Y;\n    Z;\n", "    MX;\n    MY;\n    MZ;\n")
+                .replace("M m = X", "M m = MX")
+                .replace(
+                    "__DefBitFieldType M<2>",
+                    "__DefBitFieldType PModi<1>\n    False = 0;\n    True = 1;\n__DefBitFieldType Ext<2>\n    NoX = 0;\n    Y = 1;\n    X = 2;\n__DefBitFieldType M<2>",
+                )
+                .replace(
+                    "    field<16, 8> Reg rd;\n",
+                    "    field<16, 8> Reg rd;\n    field<32, 8> Reg ra;\n    field<50, 1> PModi ra.neg = False;\n    field<52, 2> Ext carry = NoX;\n",
+                )
+                .replace("Order<imm, rd>;", "Order<imm, rd, ra>;");
+            if converter {
+                s.replace(
+                    "Order<imm, rd, ra>;",
+                    "Order<imm, rd, ra>;\n    AsmFormat<ra.neg> = CvtINegX(ra.neg, carry);",
+                )
+            } else {
+                s
+            }
+        }
+    };
+    let r = Report::new(&spec(with(false)), &spec(with(true)));
+    assert!(!r.compatible(), "{:?}", r.breaks);
+    let b = &r.breaks[0];
+    assert!(
+        b.old_text.contains("-R") && b.old_text.contains(".X") && b.new_text.contains("~R"),
+        "{:?}",
+        r.breaks
+    );
+}
+
+/// Two specs that differ only in their `__Syntax` order of the modifiers print alike
+/// but for that order: the words with both modifiers set break.
+#[test]
+fn a_syntax_that_reorders_modifiers_breaks() {
+    let with = |syntax: &'static str| {
+        move |s: String| {
+            s.replace(
+                "__DefRegFile Reg<8>",
+                "__DefBitFieldType N<2>\n    P;\n    Q;\n__DefRegFile Reg<8>",
+            )
+            .replace(
+                "    field<8, 2> M m = X;\n",
+                "    field<8, 2> M m = X;\n    field<10, 2> N n = P;\n",
+            )
+            .replace(
+                "    Order<imm, rd>;\n",
+                &format!("    Order<imm, rd>;\n  __Syntax\n```asm\n{syntax} imm, Rd ;\n```\n"),
+            )
+        }
+    };
+    let r = Report::new(&spec(with("A.m.n")), &spec(with("A.n.m")));
+    assert!(!r.compatible());
+    let b = &r.breaks[0];
+    assert_eq!(
+        (b.old_text.as_str(), b.new_text.as_str()),
+        ("A.Y.Q 0x1, R1", "A.Q.Y 0x1, R1"),
+        "{:?}",
+        r.breaks
+    );
+}
+
+/// A modifier that prints in a group with other fields (`carry`, the extension of
+/// `CvtINegX(ra.neg, carry)`) and another modifier (`m`) change places: the words with
+/// both set print them in the other order, a break even though each group's own words
+/// print alike.
+#[test]
+fn a_modifier_in_a_wider_group_that_changes_places_breaks() {
+    let with = |carry_first: bool| {
+        move |s: String| {
+            let s = s
+                .replace("    X;\n    Y;\n    Z;\n", "    MX;\n    MY;\n    MZ;\n")
+                .replace("M m = X", "M m = MX")
+                .replace(
+                    "__DefBitFieldType M<2>",
+                    "__DefBitFieldType PModi<1>\n    False = 0;\n    True = 1;\n__DefBitFieldType Ext<2>\n    NoX = 0;\n    Y = 1;\n    X = 2;\n__DefBitFieldType M<2>",
+                )
+                .replace(
+                    "    field<16, 8> Reg rd;\n",
+                    "    field<16, 8> Reg rd;\n    field<32, 8> Reg ra;\n    field<50, 1> PModi ra.neg = False;\n",
+                )
+                .replace(
+                    "Order<imm, rd>;",
+                    "Order<imm, rd, ra>;\n    AsmFormat<ra.neg> = CvtINegX(ra.neg, carry);",
+                );
+            let carry = "    field<52, 2> Ext carry = NoX;\n";
+            if carry_first {
+                s.replace(
+                    "    field<8, 2> M m",
+                    &format!("{carry}    field<8, 2> M m"),
+                )
+            } else {
+                s.replace(" ra.neg = False;\n", &format!(" ra.neg = False;\n{carry}"))
+            }
+        }
+    };
+    let r = Report::new(&spec(with(false)), &spec(with(true)));
+    assert!(!r.compatible(), "{:?}", r.breaks);
+    let b = &r.breaks[0];
+    assert!(
+        b.old_text.starts_with("A.MY.Y ") && b.new_text.starts_with("A.Y.MY "),
+        "{:?}",
+        r.breaks
+    );
+}
+
+/// Sub-fields of a fixed field never print; each is a group of its own. NEW's
+/// `Bitwidth` of `rd` reads one of them (`op.r`, 256 codes), which makes a print unit
+/// of exactly 2^16 combinations, listed in full: `rd` prints as a pair when it is `R10`
+/// (no boundary probe) and `op.r` is `V0`. The other sub-field (`op.q`) is not added to
+/// that unit, which would make it too wide to list.
+#[test]
+fn sub_fields_of_a_fixed_field_are_not_tried_together() {
+    let values: String = (0..256).map(|k| format!("    V{k};\n")).collect();
+    let with = |bitwidth: bool| {
+        let values = values.clone();
+        move |s: String| {
+            let s = s
+                .replace(
+                    "__DefRegFile Reg<8>",
+                    &format!("__DefBitFieldType Sel<8>\n{values}__DefBitFieldType Bit<1>\n    Zero;\n    One;\n__DefRegFile Reg<8>"),
+                )
+                .replace(
+                    "    field<24, 8> U8 imm = 0;\n",
+                    "    field<24, 8> U8 imm = 0;\n    field<40, 8> Sel op.r = V0;\n    field<48, 1> Bit op.q = Zero;\n",
+                );
+            if bitwidth {
+                s.replace(
+                    "Order<imm, rd>;",
+                    "Order<imm, rd>;\n    Bitwidth<rd> = 32 + 32 * (rd == 10 and op.r == \"V0\");",
+                )
+            } else {
+                s
+            }
+        }
+    };
+    let r = Report::new(&spec(with(false)), &spec(with(true)));
+    let seen: Vec<(&str, &str)> = r
+        .breaks
+        .iter()
+        .map(|b| (b.old_text.as_str(), b.new_text.as_str()))
+        .collect();
+    assert_eq!(seen, [("A R10", "A R[10:11]")], "{:?}", r.breaks);
+}

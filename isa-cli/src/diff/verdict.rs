@@ -435,15 +435,11 @@ impl Cx<'_> {
             } else {
                 lists
             };
-            let mut first_off = None;
             let mut v = base.to_vec();
             let mut idx = vec![0usize; g.len()];
             'combos: loop {
                 for (j, &k) in g.iter().enumerate() {
                     v[k] = lists[j][idx[j]];
-                }
-                if first_off.is_none() && g.iter().any(|&k| v[k] != base[k]) {
-                    first_off = Some(v.clone());
                 }
                 if let Some(br) = self.check(a, b, &v, g, base) {
                     return Some(br);
@@ -457,11 +453,15 @@ impl Cx<'_> {
                 }
                 break;
             }
-            if let Some(off) = first_off {
-                off_default.push(g.iter().map(|&k| off[k]).collect());
-            } else {
-                off_default.push(g.iter().map(|&k| base[k]).collect());
-            }
+            // Off its default: each field at its first value off its base (where it
+            // has one), so that every unit of the group prints off its default (the
+            // first combination off the base can leave a modifier of the group at it).
+            off_default.push(
+                g.iter()
+                    .zip(&lists)
+                    .map(|(&k, l)| l.iter().copied().find(|&c| c != base[k]).unwrap_or(base[k]))
+                    .collect(),
+            );
         }
         // Modifier order: every group off its default at once. This word and the ones
         // above are enough. A printed word is its units' texts in an order; a unit's
