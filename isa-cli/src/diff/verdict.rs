@@ -178,7 +178,8 @@ impl Cx<'_> {
             .iter()
             .zip(&doms)
             .filter(|(_, d)| d.list(2).is_none_or(|l| l.len() > 1))
-            .fold(0, |m, (f, _)| m | f.mask());
+            .map(|(f, _)| f.mask())
+            .sum(); // fields do not overlap: the sum is their union
         let split = cands.iter().fold(0u128, |m, &b| {
             m | (self.new.opcodes[b].fixed_mask & variable)
         });
@@ -835,7 +836,8 @@ fn groups(old: &Model, a: &Opcode, new: &Model, b: &Opcode) -> Vec<Vec<usize>> {
 
 /// The sets of fields a printer prints from together: the guard with its sub-fields,
 /// each modifier, each operand with its sub-fields, `CvtINegX` ext field and the
-/// fields its `Bitwidth` reads. A field in none is a unit of its own.
+/// fields its `Bitwidth` reads. A field in none needs no unit: a unit of one field of
+/// A joins nothing, and `groups` joins each field of B by its own bits anyway.
 fn print_units(m: &Model, op: &Opcode) -> Vec<Vec<usize>> {
     let mut units: Vec<Vec<usize>> = Vec::new();
     let with_subs = |f: usize| -> Vec<usize> {
@@ -870,17 +872,6 @@ fn print_units(m: &Model, op: &Opcode) -> Vec<Vec<usize>> {
     for (k, f) in op.fields.iter().enumerate() {
         if f.role == Role::Modifier {
             units.push(with_subs(k));
-        }
-    }
-    let mut seen: HashMap<usize, ()> = HashMap::new();
-    for u in &units {
-        for &k in u {
-            seen.insert(k, ());
-        }
-    }
-    for k in 0..op.fields.len() {
-        if !seen.contains_key(&k) {
-            units.push(vec![k]);
         }
     }
     units
