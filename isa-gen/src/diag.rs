@@ -42,11 +42,13 @@ pub enum Lint {
     SameText,
     /// An entry of the authors' text that our `__DefCorrection` replaces.
     Corrected,
+    /// A sub-field of a field that is no operand: no assembly text shows it.
+    UnprintedField,
 }
 
 impl Lint {
     /// Every lint, in the order `isa check --help` lists them.
-    pub const ALL: [Lint; 10] = [
+    pub const ALL: [Lint; 11] = [
         Lint::WideField,
         Lint::NoOptype,
         Lint::UnlistedOperand,
@@ -57,6 +59,7 @@ impl Lint {
         Lint::EnumAccess,
         Lint::SameText,
         Lint::Corrected,
+        Lint::UnprintedField,
     ];
 
     /// The name users write (`examples`, `opcode-name`).
@@ -72,6 +75,7 @@ impl Lint {
             Lint::EnumAccess => "enum-access",
             Lint::SameText => "same-text",
             Lint::Corrected => "corrected",
+            Lint::UnprintedField => "unprinted-field",
         }
     }
 
@@ -91,6 +95,9 @@ impl Lint {
             Lint::SameText => "an opcode that prints as another one (assembly cannot name it)",
             Lint::Corrected => {
                 "an entry of the authors' text that contradicts it and our spec corrects"
+            }
+            Lint::UnprintedField => {
+                "a sub-field of a field that is no operand (no assembly text shows it)"
             }
         }
     }

@@ -1347,3 +1347,38 @@ fn syntax_fixes_remove_their_warning() {
         assert_eq!(fixed, GOOD, "{to}");
     }
 }
+
+#[test]
+fn sub_fields_of_fields_that_are_no_operand_are_unprinted() {
+    // A modifier's sub-field, inherited by three opcodes (one warning), a fixed
+    // field's, and a fixed one (it identifies the opcode: no warning); the operand's
+    // `ra.neg` prints as `-`.
+    let t = edit(
+        GOOD,
+        "    field<84, 1> PModi ra.neg = False;\n",
+        "    field<84, 1> PModi ra.neg = False;\n    field<85, 1> PModi half.q = False;\n    field<87, 1> PModi optype.k == False;\n",
+    );
+    let t = edit(
+        &t,
+        "    field<8, 4> SType stype == R;\n",
+        "    field<8, 4> SType stype == R;\n    field<86, 1> PModi stype.x = False;\n",
+    );
+    let c = check(&t);
+    assert_warnings(
+        &c,
+        &[
+            (
+                at(&t, "half.q", "field"),
+                "`half.q` is a sub-field of `half`, a modifier, not of an operand: no assembly text shows it",
+            ),
+            (
+                at(&t, "stype.x", "field"),
+                "`stype.x` is a sub-field of `stype`, a fixed field, not of an operand: no assembly text shows it",
+            ),
+        ],
+    );
+    assert!(c
+        .diagnostics
+        .warnings()
+        .all(|d| d.lint == Some(crate::diag::Lint::UnprintedField)));
+}

@@ -227,10 +227,37 @@ impl<'a> Resolver<'a> {
                 self.field_error(d);
             }
         }
-        // Modifiers and `.VALUE` sub-fields are written by value name, which only
-        // bit-field types have. (Skipped when `Order` is missing or broken: the
-        // fields it should have named would all look like modifiers.)
+        // (Skipped when `Order` is missing or broken: the fields it should have named
+        // would all look like modifiers.)
         let order_ok = order_ast.is_some() && self.diags.error_count() == errors_before_order;
+        // A sub-field is written with its operand (a prefix, a `.VALUE` suffix). One of
+        // a field that is no operand (a modifier, a fixed field) has no text: words
+        // that differ only in it print alike, and their text cannot give them back.
+        for f in fields.iter().filter(|_| order_ok) {
+            let Role::SubField(b) = f.role else { continue };
+            if order.iter().any(|o| o.kind.fields().any(|k| k == b)) {
+                continue;
+            }
+            let base = &fields[b];
+            let what = if base.is_fixed() {
+                "a fixed field"
+            } else {
+                "a modifier"
+            };
+            let d = Diagnostic::warning(
+                Lint::UnprintedField,
+                f.span,
+                format!(
+                    "`{}` is a sub-field of `{}`, {what}, not of an operand: no assembly text shows it",
+                    f.name, base.name
+                ),
+            )
+            .with_secondary(base.span, format!("`{}` declared here", base.name))
+            .with_note("words that differ only in it print alike, so their text cannot give them back; attach it to an operand, or fix its value with `==`");
+            self.field_error(d);
+        }
+        // Modifiers and `.VALUE` sub-fields are written by value name, which only
+        // bit-field types have.
         for f in fields.iter().filter(|_| order_ok) {
             let written_as_value = match f.role {
                 Role::Modifier => true,
