@@ -166,6 +166,39 @@ impl Listing {
         codec.print(word, addr, symbols)
     }
 
+    /// Whether `text`, instruction `k` as printed, assembles back to its word. A field
+    /// no text shows (`isa check`'s `unprinted-field`) or two opcodes that print alike
+    /// would otherwise make the listing give back other bytes, and a word the spec's
+    /// exceptions refuse would make it fail to assemble; such a word is listed as
+    /// `.word`, its text in a comment. Names are not what is checked here (whether the
+    /// assembler reads them is `assembler_reads`'s, once per symbol): with labels in
+    /// the listing, the text read back is the one with addresses as numbers. An
+    /// instruction a relocation patches is not read back: its word holds the addend,
+    /// its text the symbol.
+    fn reads_back(&self, codec: &Codec, k: usize, text: &str) -> Result<(), String> {
+        let (word, addr) = (self.words[k], self.addr(k));
+        if self.relocs.contains_key(&addr) {
+            return Ok(());
+        }
+        let numbers;
+        let text = if self.names.is_empty() {
+            text
+        } else {
+            numbers = codec.print(word, addr, None)?;
+            numbers.as_str()
+        };
+        match codec.assemble(text, addr, &|_| None) {
+            Ok(w) if w == word => Ok(()),
+            Ok(w) => Err(format!(
+                "prints as `{text}`, which assembles to {w:#034x}, not to this word (a field no text shows, or opcodes that print alike: see `isa check`)"
+            )),
+            Err(e) => Err(format!(
+                "prints as `{text}`, which does not assemble back: {}",
+                e.message
+            )),
+        }
+    }
+
     /// The address of instruction `k`.
     pub fn addr(&self, k: usize) -> u64 {
         self.base.wrapping_add(k as u64 * INST_SIZE)
@@ -206,7 +239,15 @@ impl Listing {
                 out.push_str(&format!("{n}:\n"));
             }
             match self.print(codec, k) {
-                Ok(t) => out.push_str(&format!("/*{addr:04x}*/  {t} ;")),
+                Ok(t) => match self.reads_back(codec, k, &t) {
+                    Ok(()) => out.push_str(&format!("/*{addr:04x}*/  {t} ;")),
+                    // The bytes as `.word`, so the listing gives them back; the text
+                    // beside them, since it is what the word decodes to.
+                    Err(e) => {
+                        out.push_str(&format!("/*{addr:04x}*/  .word {word:#034x} ;  // {t}"));
+                        problems.push(format!("offset {:#x}: {e}", k as u64 * INST_SIZE));
+                    }
+                },
                 Err(e) => {
                     out.push_str(&format!("/*{addr:04x}*/  .word {word:#034x} ;"));
                     problems.push(format!("offset {:#x}: {e}", k as u64 * INST_SIZE));

@@ -156,6 +156,9 @@ Exit status: 0 assembled, 1 the program has errors (each as file:line:col: error
 #[command(after_help = "\
 A word that does not decode is printed as `.word 0x…` with a warning on stderr, so the
 output assembles back to the same bytes; that is not a failure unless --strict is given.
+So is a word whose text would not assemble back to it (a field no text shows, two
+opcodes that print alike, a value the spec's exceptions refuse), with the text in a
+comment.
 An object file (recognised by its ELF header) is shown with its symbols as labels,
 branch targets as label references where a symbol names them, `.global`/`.extern`
 lines, and each relocation beside its instruction. Names are printed escaped (`\n`,
