@@ -307,8 +307,9 @@ impl Spec {
 
     /// The listing `isa disasm` prints for `data`: an ELF object (by its magic),
     /// 16-byte little-endian records, or a sequence of words, laid out from `address`.
-    /// A word that does not decode is printed as `.word`; with `strict` it raises
-    /// `DecodeError` instead, listing every problem.
+    /// A word that does not decode, or whose text would not assemble back to it, is
+    /// printed as `.word`; with `strict` it raises `DecodeError` instead, listing
+    /// every problem.
     #[pyo3(signature = (data, address = 0, strict = false))]
     fn disassemble(
         &self,
