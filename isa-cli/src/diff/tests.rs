@@ -264,37 +264,40 @@ fn words_split_by_too_many_bits_are_one_break_that_says_so() {
     );
 }
 
+/// The base spec with an operand `ra`, its `.neg` and an extension modifier `carry`
+/// (values `NoX`, `Y`, `X`), printed by `CvtINegX(ra.neg, carry)` when `converter`.
+fn converter(converter: bool) -> impl Fn(String) -> String {
+    move |s: String| {
+        let s = s
+            .replace("    X;\n    Y;\n    Z;\n", "    MX;\n    MY;\n    MZ;\n")
+            .replace("M m = X", "M m = MX")
+            .replace(
+                "__DefBitFieldType M<2>",
+                "__DefBitFieldType PModi<1>\n    False = 0;\n    True = 1;\n__DefBitFieldType Ext<2>\n    NoX = 0;\n    Y = 1;\n    X = 2;\n__DefBitFieldType M<2>",
+            )
+            .replace(
+                "    field<16, 8> Reg rd;\n",
+                "    field<16, 8> Reg rd;\n    field<32, 8> Reg ra;\n    field<50, 1> PModi ra.neg = False;\n    field<52, 2> Ext carry = NoX;\n",
+            )
+            .replace("Order<imm, rd>;", "Order<imm, rd, ra>;");
+        if converter {
+            s.replace(
+                "Order<imm, rd, ra>;",
+                "Order<imm, rd, ra>;\n    AsmFormat<ra.neg> = CvtINegX(ra.neg, carry);",
+            )
+        } else {
+            s
+        }
+    }
+}
+
 /// `CvtINegX(va.neg, carry)`: the `-` of `va` is `~` when `carry` is `X`. A NEW in which
 /// `.neg` is a plain `-` breaks only on the words with `va.neg` set *and* `carry` at
 /// `X`, which is not `carry`'s first value off its default: the verdict must try the
 /// operand, its sub-field and the extension modifier together (one print unit).
 #[test]
 fn a_converter_s_fields_are_tried_together() {
-    let with = |converter: bool| {
-        move |s: String| {
-            let s = s
-                .replace("    X;\n    Y;\n    Z;\n", "    MX;\n    MY;\n    MZ;\n")
-                .replace("M m = X", "M m = MX")
-                .replace(
-                    "__DefBitFieldType M<2>",
-                    "__DefBitFieldType PModi<1>\n    False = 0;\n    True = 1;\n__DefBitFieldType Ext<2>\n    NoX = 0;\n    Y = 1;\n    X = 2;\n__DefBitFieldType M<2>",
-                )
-                .replace(
-                    "    field<16, 8> Reg rd;\n",
-                    "    field<16, 8> Reg rd;\n    field<32, 8> Reg ra;\n    field<50, 1> PModi ra.neg = False;\n    field<52, 2> Ext carry = NoX;\n",
-                )
-                .replace("Order<imm, rd>;", "Order<imm, rd, ra>;");
-            if converter {
-                s.replace(
-                    "Order<imm, rd, ra>;",
-                    "Order<imm, rd, ra>;\n    AsmFormat<ra.neg> = CvtINegX(ra.neg, carry);",
-                )
-            } else {
-                s
-            }
-        }
-    };
-    let r = Report::new(&spec(with(true)), &spec(with(false)));
+    let r = Report::new(&spec(converter(true)), &spec(converter(false)));
     assert!(!r.compatible(), "{:?}", r.breaks);
     let b = &r.breaks[0];
     assert!(
@@ -845,31 +848,7 @@ fn a_print_unit_of_exactly_the_listed_combinations_is_listed_in_full() {
 /// NEW's printer reads them together, and that alone makes them one group to try.
 #[test]
 fn a_new_converter_s_fields_are_tried_together() {
-    let with = |converter: bool| {
-        move |s: String| {
-            let s = s
-                .replace("    X;\n    Y;\n    Z;\n", "    MX;\n    MY;\n    MZ;\n")
-                .replace("M m = X", "M m = MX")
-                .replace(
-                    "__DefBitFieldType M<2>",
-                    "__DefBitFieldType PModi<1>\n    False = 0;\n    True = 1;\n__DefBitFieldType Ext<2>\n    NoX = 0;\n    Y = 1;\n    X = 2;\n__DefBitFieldType M<2>",
-                )
-                .replace(
-                    "    field<16, 8> Reg rd;\n",
-                    "    field<16, 8> Reg rd;\n    field<32, 8> Reg ra;\n    field<50, 1> PModi ra.neg = False;\n    field<52, 2> Ext carry = NoX;\n",
-                )
-                .replace("Order<imm, rd>;", "Order<imm, rd, ra>;");
-            if converter {
-                s.replace(
-                    "Order<imm, rd, ra>;",
-                    "Order<imm, rd, ra>;\n    AsmFormat<ra.neg> = CvtINegX(ra.neg, carry);",
-                )
-            } else {
-                s
-            }
-        }
-    };
-    let r = Report::new(&spec(with(false)), &spec(with(true)));
+    let r = Report::new(&spec(converter(false)), &spec(converter(true)));
     assert!(!r.compatible(), "{:?}", r.breaks);
     let b = &r.breaks[0];
     assert!(
