@@ -131,28 +131,23 @@ fn opcode_row(t: &mut TableBuf, a: &Assembler, i: usize) -> OpcodeRow {
     let required_after = parse::required_after(a, i);
     let mut rows = Vec::with_capacity(oa.operands.len());
     for (k, o) in oa.operands.iter().enumerate() {
-        let (kind, main) = match o.kind {
-            ModelOperand::Field(f) => (OperandKind::Field(f16(f)), Some(f)),
-            ModelOperand::CMemIndexed { mem, reg } => (
-                OperandKind::CMemIndexed {
-                    mem: f16(mem),
-                    reg: f16(reg),
+        let kind = match o.kind {
+            ModelOperand::Field(f) => OperandKind::Field(f16(f)),
+            ModelOperand::CMemIndexed { mem, reg } => OperandKind::CMemIndexed {
+                mem: f16(mem),
+                reg: f16(reg),
+            },
+            ModelOperand::RegIndexed { file, reg, offset } => OperandKind::RegIndexed {
+                prefix: match model.ty(file).reg_file() {
+                    Some(rf) => t.str(&rf.prefix),
+                    None => Default::default(),
                 },
-                Some(mem),
-            ),
-            ModelOperand::RegIndexed { file, reg, offset } => (
-                OperandKind::RegIndexed {
-                    prefix: match model.ty(file).reg_file() {
-                        Some(rf) => t.str(&rf.prefix),
-                        None => Default::default(),
-                    },
-                    reg: f16(reg),
-                    offset: f16(offset),
-                },
-                None,
-            ),
-            ModelOperand::Word(w) => (OperandKind::Word(t.str(&model.words[w.0].name)), None),
+                reg: f16(reg),
+                offset: f16(offset),
+            },
+            ModelOperand::Word(w) => OperandKind::Word(t.str(&model.words[w.0].name)),
         };
+        let main = o.kind.decorated();
         let sub_at = t.subs.len();
         let mut subs: Vec<(usize, SubKind)> = main.map(subs_of).unwrap_or(&[]).to_vec();
         subs.sort_by_key(|&(_, k)| role(k).rank());

@@ -1352,7 +1352,7 @@ fn syntax_fixes_remove_their_warning() {
 fn sub_fields_of_fields_that_are_no_operand_are_unprinted() {
     // A modifier's sub-field, inherited by three opcodes (one warning), a fixed
     // field's, and a fixed one (it identifies the opcode: no warning); the operand's
-    // `ra.neg` prints as `-`.
+    // `ra.neg` prints as `-`. `SET_R`'s `R[ra, idx]` writes both fields bare.
     let t = edit(
         GOOD,
         "    field<84, 1> PModi ra.neg = False;\n",
@@ -1363,17 +1363,37 @@ fn sub_fields_of_fields_that_are_no_operand_are_unprinted() {
         "    field<8, 4> SType stype == R;\n",
         "    field<8, 4> SType stype == R;\n    field<86, 1> PModi stype.x = False;\n",
     );
+    let t = format!(
+        "{t}\n__DefOptype SET : [G]\n  __Encoding\n    field<0, 8> Optype optype == MOV;\n\
+         __DefOpcode SET_R : [SET]\n  __Encoding\n    field<8, 4> SType stype == R;\n    \
+         field<16, 8> Reg ra;\n    field<24, 16> UImm16 idx;\n    field<40, 8> Reg rb;\n    \
+         field<48, 1> PModi ra.neg = False;\n    field<49, 1> PModi rb.neg = False;\n  \
+         __OperandInfo\n    InList<pg, ra, rb>;\n    OutList<>;\n    Order<pg, R[ra, idx], rb>;\n"
+    );
     let c = check(&t);
+    let at_set = |token: &str| {
+        let (i, _) = t
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| l.contains(token))
+            .last()
+            .expect("the line");
+        format!("t.isa:{}:5", i + 1)
+    };
     assert_warnings(
         &c,
         &[
             (
                 at(&t, "half.q", "field"),
-                "`half.q` is a sub-field of `half`, a modifier, not of an operand: no assembly text shows it",
+                "`half.q` is a sub-field of `half`, a modifier: no assembly text shows it",
             ),
             (
                 at(&t, "stype.x", "field"),
-                "`stype.x` is a sub-field of `stype`, a fixed field, not of an operand: no assembly text shows it",
+                "`stype.x` is a sub-field of `stype`, a fixed field: no assembly text shows it",
+            ),
+            (
+                at_set("ra.neg"),
+                "`ra.neg` is a sub-field of `ra`, written bare in its operand: no assembly text shows it",
             ),
         ],
     );

@@ -434,6 +434,17 @@ impl OperandKind {
         };
         first.into_iter().chain(second)
     }
+
+    /// The field whose sub-fields the operand's text shows (`-R1`, `!P0`, `R1.B1`):
+    /// the single field, or the constant memory of `C[mem, reg]`. A composite's other
+    /// fields, and `UR[reg, offset]`'s, are written bare.
+    pub fn decorated(self) -> Option<usize> {
+        match self {
+            OperandKind::Field(f) => Some(f),
+            OperandKind::CMemIndexed { mem, .. } => Some(mem),
+            OperandKind::RegIndexed { .. } | OperandKind::Word(_) => None,
+        }
+    }
 }
 
 /// An operand of an opcode: an item of `Order`.

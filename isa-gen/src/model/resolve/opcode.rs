@@ -231,16 +231,19 @@ impl<'a> Resolver<'a> {
         // would all look like modifiers.)
         let order_ok = order_ast.is_some() && self.diags.error_count() == errors_before_order;
         // A sub-field is written with its operand (a prefix, a `.VALUE` suffix). One of
-        // a field that is no operand (a modifier, a fixed field) has no text: words
-        // that differ only in it print alike, and their text cannot give them back.
+        // a field that is no operand (a modifier, a fixed field) or that a composite
+        // operand writes bare has no text: words that differ only in it print alike,
+        // and their text cannot give them back.
         for f in fields.iter().filter(|_| order_ok) {
             let Role::SubField(b) = f.role else { continue };
-            if order.iter().any(|o| o.kind.fields().any(|k| k == b)) {
+            if order.iter().any(|o| o.kind.decorated() == Some(b)) {
                 continue;
             }
             let base = &fields[b];
             let what = if base.is_fixed() {
                 "a fixed field"
+            } else if order.iter().any(|o| o.kind.fields().any(|k| k == b)) {
+                "written bare in its operand"
             } else {
                 "a modifier"
             };
@@ -248,7 +251,7 @@ impl<'a> Resolver<'a> {
                 Lint::UnprintedField,
                 f.span,
                 format!(
-                    "`{}` is a sub-field of `{}`, {what}, not of an operand: no assembly text shows it",
+                    "`{}` is a sub-field of `{}`, {what}: no assembly text shows it",
                     f.name, base.name
                 ),
             )
