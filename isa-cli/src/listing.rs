@@ -171,17 +171,13 @@ impl Listing {
     /// would otherwise make the listing give back other bytes, and a word the spec's
     /// exceptions refuse would make it fail to assemble; such a word is listed as
     /// `.word`, its text in a comment. Names are not what is checked here (whether the
-    /// assembler reads them is `assembler_reads`'s, once per symbol): with labels in
-    /// the listing, the text read back is the one with addresses as numbers. An
-    /// instruction a relocation patches is not read back: its word holds the addend,
-    /// its text the symbol.
+    /// assembler reads them is `assembler_reads`'s, once per symbol): with labels or
+    /// relocations in the listing, the text read back is the one with addresses as
+    /// numbers (a relocated operand then shows the value its word holds).
     fn reads_back(&self, codec: &Codec, k: usize, text: &str) -> Result<(), String> {
         let (word, addr) = (self.words[k], self.addr(k));
-        if self.relocs.contains_key(&addr) {
-            return Ok(());
-        }
         let numbers;
-        let text = if self.names.is_empty() {
+        let text = if self.names.is_empty() && self.relocs.is_empty() {
             text
         } else {
             numbers = codec.print(word, addr, None)?;
