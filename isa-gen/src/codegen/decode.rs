@@ -763,13 +763,16 @@ mod tests {
     }
 
     /// The dispatch table exists while the fixed bits fit its key: 16 bits, not 17.
+    /// Two opcodes fix the same bits; each key names the opcode whose bits it holds.
     #[test]
     fn the_table_holds_at_most_table_bits_fixed_bits() {
         let with_fixed = |bits: u32| {
             let text = format!(
                 "__DefBitFieldType Op<{bits}>\n    A = 1;\n    B = 2;\n__DefGroup ALL\n\
                  __DefOptype A: [ALL]\n  __Encoding\n    field<0, {bits}> Op op == A;\n\
-                 \x20 __OperandInfo\n    Order<>;\n__DefOpcode A_X: [A]\n"
+                 \x20 __OperandInfo\n    Order<>;\n__DefOpcode A_X: [A]\n\
+                 __DefOptype B: [ALL]\n  __Encoding\n    field<0, {bits}> Op op == B;\n\
+                 \x20 __OperandInfo\n    Order<>;\n__DefOpcode B_X: [B]\n"
             );
             let c = crate::Spec::from_texts([("t.isa", text.as_str())]).check();
             assert!(!c.has_errors(), "{}", c.render_diagnostics());
@@ -777,7 +780,39 @@ mod tests {
         };
         assert_eq!(TABLE_BITS, 16);
         let t = with_fixed(16).expect("16 fixed bits make a table");
+        assert_eq!(t.runs, [(0, 16)]);
         assert_eq!(t.slots.len(), 1 << 16);
+        assert_eq!(&t.slots[..4], [0, 1, 2, 0]);
+        assert_eq!(t.slots.iter().filter(|&&s| s != 0).count(), 2);
         assert!(with_fixed(17).is_none());
+    }
+
+    /// A span read from a 64-bit half lies within it, and a span is at most
+    /// `SPAN_WIDTH` bits from its first bit to the end of its last field.
+    #[test]
+    fn a_span_in_halves_stays_within_one_half() {
+        let m = bundled();
+        let any = &m.opcodes[0].fields[0];
+        for first in 0..128u32 {
+            for start in first..128 {
+                for width in 1..=SPAN_WIDTH.min(128 - start) {
+                    let f = Field {
+                        start,
+                        width,
+                        ..any.clone()
+                    };
+                    let end = start + width;
+                    let short = end - first <= SPAN_WIDTH;
+                    let one_half = (first < 64) == (end <= 64);
+                    let at = format!("first {first}, field {start}+{width}");
+                    assert_eq!(
+                        SpanSource::Halves.fits(first, &f),
+                        short && one_half,
+                        "{at}"
+                    );
+                    assert_eq!(SpanSource::Window(0).fits(first, &f), short, "{at}");
+                }
+            }
+        }
     }
 }
