@@ -787,6 +787,28 @@ mod tests {
         assert!(with_fixed(17).is_none());
     }
 
+    /// The fast path checks at most `MAX_SPANS` spans an opcode; one with more takes
+    /// the exact path.
+    #[test]
+    fn the_fast_path_checks_at_most_max_spans_spans() {
+        let m = bundled();
+        let any = &m.opcodes[0].fields[0];
+        // 3-bit fields with holes, 14 bits apart: too far apart to share a span.
+        let fields: Vec<Field> = (0..=MAX_SPANS as u32)
+            .map(|k| Field {
+                start: 14 * k,
+                width: 3,
+                ..any.clone()
+            })
+            .collect();
+        let holey: Vec<Holey<'_>> = fields.iter().map(|f| (f, vec![(0, 5)])).collect();
+        let spans = |n: usize| fast_spans(&holey[..n], SpanSource::Window(0)).map(|s| s.len());
+        for n in 1..=MAX_SPANS {
+            assert_eq!(spans(n), Some(n));
+        }
+        assert_eq!(spans(MAX_SPANS + 1), None);
+    }
+
     /// A span read from a 64-bit half lies within it, and a span is at most
     /// `SPAN_WIDTH` bits from its first bit to the end of its last field.
     #[test]
