@@ -209,6 +209,12 @@ impl SpanSource {
     }
 }
 
+/// Whether the defined codes of any of `spans` have gaps: only then does the fast test
+/// read the `miss` bitmaps (`SPAN_MISS`).
+fn any_miss<'s>(spans: impl IntoIterator<Item = &'s Span>) -> bool {
+    spans.into_iter().any(|s| s.miss != 0)
+}
+
 /// The dispatch table: its key is the fixed bits gathered from their runs.
 struct Table {
     /// `(start, len)` of each run of fixed bits, lowest first.
@@ -479,8 +485,6 @@ impl Gen<'_> {
             .filter_map(|f| f.as_ref().map(Vec::len))
             .max()
             .unwrap_or(0);
-        // Powers of two, so the fast path masks its indices instead of checking them.
-        let fast_len = (n + 1).next_power_of_two();
 
         // With a dispatch table, the fast test need not read the fixed bits again (the
         // table's key holds every fixed bit); a word it must refuse then fails its first
@@ -505,12 +509,11 @@ impl Gen<'_> {
         for (op, f) in m.opcodes.iter().zip(&fast) {
             entries.push(match f {
                 Some(spans) => {
-                    let reserved = !op.covered & !op.fixed_mask;
-                    let check = if fixed_in_key {
-                        reserved
-                    } else {
-                        op.fixed_mask | reserved
-                    };
+                    // The bits compared with the opcode's: all but its value fields'
+                    // (the others are reserved, zero), less the fixed bits when the
+                    // table's key held them.
+                    let values = op.covered & !op.fixed_mask;
+                    let check = if fixed_in_key { !op.covered } else { !values };
                     let halves = |v: u128| [v as u64, (v >> 64) as u64];
                     Entry {
                         mask: halves(check),
@@ -521,6 +524,8 @@ impl Gen<'_> {
                 None => never.clone(),
             });
         }
+        // Powers of two, so the fast path masks its indices instead of checking them.
+        let fast_len = entries.len().next_power_of_two();
         entries.resize(fast_len, never);
         let column = |f: &dyn Fn(&Entry) -> u64| {
             let words = entries.iter().map(|e| lit_hex(f(e) as u128, "u64"));
@@ -530,7 +535,7 @@ impl Gen<'_> {
         let mask_hi = column(&|e| e.mask[1]);
         let bits_lo = column(&|e| e.bits[0]);
         let bits_hi = column(&|e| e.bits[1]);
-        let span_miss = fast.iter().flatten().flatten().any(|s| s.miss != 0);
+        let span_miss = any_miss(fast.iter().flatten().flatten());
         let span_miss_narrow = fast
             .iter()
             .flatten()
@@ -785,6 +790,19 @@ mod tests {
         assert_eq!(&t.slots[..4], [0, 1, 2, 0]);
         assert_eq!(t.slots.iter().filter(|&&s| s != 0).count(), 2);
         assert!(with_fixed(17).is_none());
+    }
+
+    /// The `miss` bitmaps are read when some span has gaps, and only then.
+    #[test]
+    fn miss_bitmaps_are_read_when_a_span_has_gaps() {
+        let gappy = Span {
+            miss: 0b100,
+            ..Span::NONE
+        };
+        assert!(!any_miss([]));
+        assert!(!any_miss([&Span::NONE, &Span::NEVER]));
+        assert!(any_miss([&Span::NONE, &gappy]));
+        assert!(any_miss([&gappy]));
     }
 
     /// The fast path checks at most `MAX_SPANS` spans an opcode; one with more takes
