@@ -743,8 +743,15 @@ __DefBitFieldType Op<8>
     A = 1;
     B = 2;
     C = 3;
+    D = 4;
 __DefRegFile H<9>
     H 0..510;
+__DefRegFile F8<8>
+    F 0..255;
+__DefRegFile F16<16>
+    G 0..65535;
+__DefRegFile F32<32>
+    K 0..4294967295;
 __DefRegFile W<16>
     W 0..65000;
     WZ = 65535;
@@ -781,6 +788,17 @@ __Encoding
 __OperandInfo
     Order<qd>;
     InList<qd>;
+__DefOptype D
+__Encoding
+    field<120, 8> Op op == D;
+__DefOpcode D_X : [D]
+__Encoding
+    field<8, 8> F8 fa;
+    field<16, 16> F16 fb;
+    field<32, 32> F32 fc;
+__OperandInfo
+    Order<fa, fb, fc>;
+    InList<fa, fb, fc>;
 ";
 
 const DOTTED_MNEMONICS: &str = "\
@@ -845,7 +863,8 @@ fn valid_cases() -> Vec<(&'static str, String)> {
         ("prelude_names", prelude_spec()),
         ("local_names", local_names_spec()),
         // Register files wider than a byte (9, 16 and 40 bits, with and without a
-        // constant register): their registers' storage and names.
+        // constant register): their registers' storage and names; and files whose
+        // numbered registers fill their storage (8, 16 and 32 bits: no bound to check).
         ("wide_registers", WIDE_REGISTERS.to_string()),
         // Every mnemonic has a modifier: the assembler has no one-part mnemonic.
         ("dotted_mnemonics", DOTTED_MNEMONICS.to_string()),

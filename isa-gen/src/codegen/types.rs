@@ -170,6 +170,9 @@ fn regfile_item(t: &Type, rf: &RegFile, loc: &str) -> TokenStream {
             },
             quote! { f.write_str(self.name()) },
         )
+    } else if named_codes.is_empty() {
+        // (A `match` with the one arm `n => …` is clippy's `match_single_binding`.)
+        (quote! {}, quote! { write!(f, #numbered_fmt, self.0) })
     } else {
         (
             quote! {},
