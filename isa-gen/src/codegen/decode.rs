@@ -509,11 +509,12 @@ impl Gen<'_> {
         for (op, f) in m.opcodes.iter().zip(&fast) {
             entries.push(match f {
                 Some(spans) => {
-                    // The bits compared with the opcode's: all but its value fields'
-                    // (the others are reserved, zero), less the fixed bits when the
-                    // table's key held them.
-                    let values = op.covered & !op.fixed_mask;
-                    let check = if fixed_in_key { !op.covered } else { !values };
+                    let reserved = !op.covered & !op.fixed_mask;
+                    let check = if fixed_in_key {
+                        reserved
+                    } else {
+                        op.fixed_mask | reserved
+                    };
                     let halves = |v: u128| [v as u64, (v >> 64) as u64];
                     Entry {
                         mask: halves(check),
