@@ -14,8 +14,8 @@
 
 use core::fmt::{self, Write};
 
-use crate::num::{write_dec, write_hex};
-use crate::table::{Addr, Count, FieldRow, OperandKind, Str, SubRole, Tables, TypeKind};
+use crate::num::{dec_len, hex_len, put_dec, put_hex};
+use crate::table::{Addr, Count, FieldRow, OperandKind, Str, SubRole, Tables, TypeKind, PAD};
 
 /// How an instruction is written. [`FormatOptions::DEFAULT`] is what `Display` writes:
 /// hex numbers, addresses as numbers, defaults left out.
@@ -46,9 +46,9 @@ impl<'a> FormatOptions<'a> {
     /// An immediate: hex or decimal.
     fn number(&self, w: &mut Line<'_, impl Write + ?Sized>, v: i128) -> fmt::Result {
         if self.decimal {
-            write_dec(w, v)
+            w.dec(v)
         } else {
-            write_hex(w, v)
+            w.hex(v)
         }
     }
 
@@ -56,9 +56,10 @@ impl<'a> FormatOptions<'a> {
     fn address(&self, w: &mut Line<'_, impl Write + ?Sized>, a: i128) -> fmt::Result {
         match self.symbols.and_then(|f| f(a as u64)) {
             Some(name) => {
-                w.write_str("`(")?;
+                w.push(b'`')?;
+                w.push(b'(')?;
                 w.write_str(name)?;
-                w.write_char(')')
+                w.push(b')')
             }
             None => self.number(w, a),
         }
@@ -105,7 +106,7 @@ pub fn write_asm<W: Write + ?Sized>(
     };
     let mut line = Line {
         w,
-        buf: [0; LINE],
+        buf: [0; LINE + PAD],
         len: 0,
     };
     p.write(op, &mut line)?;
@@ -163,9 +164,12 @@ impl<'t> Printer<'_, 't, '_> {
         if let Some(g) = op.guard {
             let negated = g.not.is_some_and(|(s, set)| self.code(s) == set);
             if !self.at_default(g.field) || negated {
-                w.write_str(if negated { "@!" } else { "@" })?;
+                w.push(b'@')?;
+                if negated {
+                    w.push(b'!')?;
+                }
                 self.value(w, self.field(g.field))?;
-                w.write_char(' ')?;
+                w.push(b' ')?;
             }
         }
         w.text(t, op.mnemonic)?;
@@ -173,7 +177,7 @@ impl<'t> Printer<'_, 't, '_> {
             let r = self.field(m);
             let code = r.at.get(self.word);
             if self.o.show_defaults || r.default != Some(code) {
-                w.write_char('.')?;
+                w.push(b'.')?;
                 self.name(w, r, code)?;
             }
         }
@@ -217,9 +221,9 @@ impl<'t> Printer<'_, 't, '_> {
                 }
             }
             if sep {
-                w.write_char(',')?;
+                w.push(b',')?;
             }
-            w.write_char(' ')?;
+            w.push(b' ')?;
             sep = true;
             self.operand(w, r)?;
         }
@@ -256,10 +260,10 @@ impl<'t> Printer<'_, 't, '_> {
         match self.kind(r) {
             Some(&TypeKind::Reg { prefix, lo, hi }) if (lo..=hi).contains(&code) => {
                 w.text(self.t, prefix)?;
-                write_dec(w, code as i128)
+                w.dec(code as i128)
             }
-            Some(&TypeKind::Reg { .. }) => write_hex(w, code as i128),
-            _ => w.write_char('?'),
+            Some(&TypeKind::Reg { .. }) => w.hex(code as i128),
+            _ => w.push(b'?'),
         }
     }
 
@@ -287,11 +291,11 @@ impl<'t> Printer<'_, 't, '_> {
             if s.role == SubRole::Suffix || self.code(s.field) != s.set {
                 continue;
             }
-            w.write_char(match s.role {
-                SubRole::Not => '!',
-                SubRole::Neg { ext: Some((e, x)) } if self.code(e) == x => '~',
-                SubRole::Neg { .. } => '-',
-                SubRole::BitNot | SubRole::Suffix => '~',
+            w.push(match s.role {
+                SubRole::Not => b'!',
+                SubRole::Neg { ext: Some((e, x)) } if self.code(e) == x => b'~',
+                SubRole::Neg { .. } => b'-',
+                SubRole::BitNot | SubRole::Suffix => b'~',
             })?;
         }
         match r.kind {
@@ -303,11 +307,11 @@ impl<'t> Printer<'_, 't, '_> {
                         let count = self.count(r.count);
                         if count > 1 && (lo..=hi).contains(&code) {
                             w.text(self.t, prefix)?;
-                            w.write_char('[')?;
-                            write_dec(w, code as i128)?;
-                            w.write_char(':')?;
-                            write_dec(w, (code as i128).saturating_add(count - 1))?;
-                            w.write_char(']')?;
+                            w.push(b'[')?;
+                            w.dec(code as i128)?;
+                            w.push(b':')?;
+                            w.dec((code as i128).saturating_add(count - 1))?;
+                            w.push(b']')?;
                         } else {
                             self.name(w, fr, code)?;
                         }
@@ -347,10 +351,10 @@ impl<'t> Printer<'_, 't, '_> {
                 offset,
             } => {
                 w.text(self.t, prefix)?;
-                w.write_char('[')?;
+                w.push(b'[')?;
                 self.value(w, self.field(reg))?;
                 signed_offset(w, self.number(self.field(offset)))?;
-                w.write_char(']')?;
+                w.push(b']')?;
             }
             OperandKind::Word(s) => w.text(self.t, s)?,
         }
@@ -359,7 +363,7 @@ impl<'t> Printer<'_, 't, '_> {
                 let r = self.field(s.field);
                 let code = r.at.get(self.word);
                 if r.default != Some(code) {
-                    w.write_char('.')?;
+                    w.push(b'.')?;
                     self.name(w, r, code)?;
                 }
             }
@@ -391,17 +395,19 @@ impl<'t> Printer<'_, 't, '_> {
         } else {
             raw as i128
         };
-        w.write_str("c[")?;
-        write_hex(w, bank as i128)?;
-        w.write_str("][")?;
+        w.push(b'c')?;
+        w.push(b'[')?;
+        w.hex(bank as i128)?;
+        w.push(b']')?;
+        w.push(b'[')?;
         match reg {
             Some(reg) if self.numbered(reg) => {
                 self.value(w, reg)?;
                 signed_offset(w, off)?;
             }
-            _ => write_hex(w, off)?,
+            _ => w.hex(off)?,
         }
-        w.write_char(']')
+        w.push(b']')
     }
 
     /// Whether register field `r` holds a numbered register (not a constant one).
@@ -440,10 +446,10 @@ pub fn registers(bits: i128) -> u32 {
 /// `+0x4`, `-0x4`, or nothing for 0.
 fn signed_offset(w: &mut Line<'_, impl Write + ?Sized>, off: i128) -> fmt::Result {
     if off > 0 {
-        w.write_char('+')?;
+        w.push(b'+')?;
     }
     if off != 0 {
-        write_hex(w, off)?;
+        w.hex(off)?;
     }
     Ok(())
 }
@@ -461,10 +467,13 @@ fn sign_extend(code: u128, width: u8) -> i128 {
 const LINE: usize = 128;
 
 /// A line being written: pieces gathered on the stack, handed on in one `write_str`
-/// (in pieces only when it is longer than the buffer).
+/// (in pieces only when it is longer than the buffer). Each piece first makes room for
+/// itself ([`Line::room`]), then is written in place: texts of the tables as 16-byte
+/// blocks (the tables' padding makes them readable, the buffer's slack writable),
+/// numbers digit by digit.
 struct Line<'w, W: Write + ?Sized> {
     w: &'w mut W,
-    buf: [u8; LINE],
+    buf: [u8; LINE + PAD],
     len: usize,
 }
 
@@ -479,42 +488,84 @@ impl<W: Write + ?Sized> Line<'_, W> {
         Ok(())
     }
 
-    /// Text `s` of the tables.
+    /// Makes room for `n` more bytes: the line so far goes to the writer when they
+    /// would pass the buffer's end. Whether `n` bytes fit an empty buffer is the
+    /// caller's question.
+    #[inline(always)]
+    fn room(&mut self, n: usize) -> fmt::Result {
+        if self.len + n > LINE {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    /// One ASCII byte.
+    #[inline(always)]
+    fn push(&mut self, b: u8) -> fmt::Result {
+        self.room(1)?;
+        self.buf[self.len] = b;
+        self.len += 1;
+        Ok(())
+    }
+
+    /// Text `s` of the tables, copied in 16-byte blocks (at least one).
+    #[inline(always)]
     fn text(&mut self, t: &Tables, s: Str) -> fmt::Result {
         let (at, len) = (s.at as usize, s.len as usize);
-        self.bytes(t.text.as_bytes().get(at..at + len).unwrap_or(&[]))
+        let blocks = len.div_ceil(PAD).max(1);
+        let src = t.text.as_bytes();
+        let src = src
+            .get(at..at.saturating_add(blocks * PAD))
+            .ok_or(fmt::Error)?;
+        if len > LINE {
+            self.flush()?;
+            let s = core::str::from_utf8(&src[..len]).map_err(|_| fmt::Error)?;
+            return self.w.write_str(s);
+        }
+        self.room(len)?;
+        // `len + blocks * PAD - len < PAD` bytes past the line: within the slack.
+        let dst = &mut self.buf[self.len..][..blocks * PAD];
+        for (d, s) in dst.chunks_exact_mut(PAD).zip(src.chunks_exact(PAD)) {
+            d.copy_from_slice(s);
+        }
+        self.len += len;
+        Ok(())
     }
 
-    fn bytes(&mut self, b: &[u8]) -> fmt::Result {
-        match self.buf.get_mut(self.len..self.len + b.len()) {
-            Some(dst) => {
-                dst.copy_from_slice(b);
-                self.len += b.len();
-                Ok(())
-            }
-            None => self.spill(b),
-        }
+    /// A number of `n` bytes, written in place by `put`.
+    #[inline(always)]
+    fn number(&mut self, n: usize, put: impl FnOnce(&mut [u8])) -> fmt::Result {
+        self.room(n)?;
+        put(&mut self.buf[self.len..][..n]);
+        self.len += n;
+        Ok(())
     }
 
-    /// `b` does not fit: the line so far goes to the writer, and `b` after it.
-    fn spill(&mut self, b: &[u8]) -> fmt::Result {
-        self.flush()?;
-        match self.buf.get_mut(..b.len()) {
-            Some(dst) => {
-                dst.copy_from_slice(b);
-                self.len = b.len();
-                Ok(())
-            }
-            None => self
-                .w
-                .write_str(core::str::from_utf8(b).map_err(|_| fmt::Error)?),
-        }
+    /// `v` in hex.
+    #[inline]
+    fn hex(&mut self, v: i128) -> fmt::Result {
+        self.number(hex_len(v), |out| put_hex(out, v))
+    }
+
+    /// `v` in decimal.
+    #[inline]
+    fn dec(&mut self, v: i128) -> fmt::Result {
+        self.number(dec_len(v), |out| put_dec(out, v))
     }
 }
 
 impl<W: Write + ?Sized> Write for Line<'_, W> {
+    /// Text from outside the tables (a symbol's name), copied exactly.
     fn write_str(&mut self, s: &str) -> fmt::Result {
-        self.bytes(s.as_bytes())
+        let b = s.as_bytes();
+        if b.len() > LINE {
+            self.flush()?;
+            return self.w.write_str(s);
+        }
+        self.room(b.len())?;
+        self.buf[self.len..][..b.len()].copy_from_slice(b);
+        self.len += b.len();
+        Ok(())
     }
 }
 
@@ -880,6 +931,7 @@ mod tests {
                 optional: false,
             },
         ];
+        sp.text.push_str(PADDING);
         let t = Tables {
             text: &sp.text,
             opcodes: &opcodes,
@@ -903,6 +955,9 @@ mod tests {
     }
 
     const D: FormatOptions<'static> = FormatOptions::DEFAULT;
+
+    /// The padding that follows the tables' text.
+    const PADDING: &str = "                ";
 
     #[test]
     fn defaults_are_left_out_and_the_rest_printed() {
@@ -951,7 +1006,7 @@ mod tests {
     #[test]
     fn a_line_is_handed_on_in_one_piece_unless_it_is_longer_than_the_buffer() {
         let t = Tables {
-            text: "X",
+            text: "X                ",
             opcodes: &[OpcodeRow {
                 mnemonic: Str { at: 0, len: 1 },
                 fields: Run { at: 0, len: 1 },
@@ -1003,6 +1058,58 @@ mod tests {
                 w.writes == 1,
                 len <= 128,
                 "{len} bytes in {} pieces",
+                w.writes
+            );
+        }
+    }
+
+    #[test]
+    fn texts_of_every_length_print_whole() {
+        // Mnemonics of every length around the 16-byte blocks and past the buffer, in
+        // a text where other text follows them (a block copy reads past a text's end).
+        for n in (0..=40).chain([127, 128, 129, 200]) {
+            let name: String = (0..n).map(|k| (b'A' + (k % 26) as u8) as char).collect();
+            let text = alloc::format!("{name}ZZZZ{PADDING}");
+            let t = Tables {
+                text: &text,
+                opcodes: &[OpcodeRow {
+                    mnemonic: Str { at: 0, len: n },
+                    fields: Run { at: 0, len: 1 },
+                    guard: None,
+                    mods: Run::default(),
+                    operands: Run { at: 0, len: 1 },
+                    optional: false,
+                }],
+                fields: &[field(0, 16, 0, None)],
+                types: &[TypeRow {
+                    kind: TypeKind::Imm {
+                        signed: false,
+                        width: 16,
+                    },
+                    dense: Run::default(),
+                    named: Run::default(),
+                }],
+                names: &[],
+                named: &[],
+                operands: &[OperandRow {
+                    kind: OperandKind::Field(0),
+                    subs: Run::default(),
+                    count: Count::Fixed(1),
+                    addr: Addr::None,
+                    required_after: 0,
+                    readers: Run::default(),
+                }],
+                subs: &[],
+                indices: &[],
+                exprs: &[],
+            };
+            let mut w = Pieces::default();
+            write_asm(&t, 0, 0x12, 0, &D, &mut w).unwrap();
+            assert_eq!(w.text, alloc::format!("{name} 0x12"), "{n} bytes");
+            assert_eq!(
+                w.writes == 1,
+                n + 5 <= 128,
+                "{n} bytes in {} pieces",
                 w.writes
             );
         }
@@ -1141,7 +1248,7 @@ mod tests {
             .chain(core::iter::repeat_n(row, 128))
             .collect();
         let t = Tables {
-            text: "XKL",
+            text: "XKL                ",
             opcodes: &[OpcodeRow {
                 mnemonic: Str { at: 0, len: 1 },
                 fields: Run { at: 0, len: 2 },
@@ -1222,10 +1329,12 @@ mod tests {
             }],
             fields: &[field(0, 8, 0, None)],
             opcodes: &[OpcodeRow {
+                mnemonic: Str { at: 0, len: 0 },
                 fields: Run { at: 0, len: 1 },
                 guard: None,
                 ..empty.opcodes[0]
             }],
+            text: PADDING,
             operands: &[OperandRow {
                 kind: OperandKind::Field(0),
                 count: Count::Fixed(1),
@@ -1237,10 +1346,32 @@ mod tests {
         let mut out = String::new();
         write_asm(&zero, 0, 0x85, 0, &D, &mut out).unwrap();
         assert_eq!(out, " 0x85");
+        // Rows out of their tables' bounds: no panic, `?` for what has no name.
+        let padded = Tables {
+            opcodes: &[OpcodeRow {
+                mnemonic: Str { at: 0, len: 0 },
+                ..empty.opcodes[0]
+            }],
+            text: PADDING,
+            ..empty
+        };
         let mut out = String::new();
-        write_asm(&empty, 0, u128::MAX, 0, &D, &mut out).unwrap();
+        write_asm(&padded, 0, u128::MAX, 0, &D, &mut out).unwrap();
         assert_eq!(out, "@?  ?");
-        write_asm(&empty, 7, 0, 0, &D, &mut out).unwrap();
+        write_asm(&padded, 7, 0, 0, &D, &mut out).unwrap();
         assert_eq!(out, "@?  ?", "an opcode out of the table writes nothing");
+        // A text out of the text, or text without its padding: an error, not a panic.
+        for (text, at, len) in [("", 0, 0), ("MOV", 0, 3), (PADDING, 5, 9), (PADDING, 0, 17)] {
+            let t = Tables {
+                text,
+                opcodes: &[OpcodeRow {
+                    mnemonic: Str { at, len },
+                    ..zero.opcodes[0]
+                }],
+                ..zero
+            };
+            let mut out = String::new();
+            assert_eq!(write_asm(&t, 0, 0x85, 0, &D, &mut out), Err(fmt::Error));
+        }
     }
 }

@@ -35,6 +35,11 @@ impl At {
     }
 }
 
+/// How many bytes of padding follow the last text of [`Tables::text`]: the printer
+/// copies texts in blocks of this size, so a block that starts inside the text must
+/// be readable in full. Text without its padding prints as an error.
+pub const PAD: usize = 16;
+
 /// A range of [`Tables::text`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Str {
@@ -65,7 +70,8 @@ impl Run {
 /// Every table of one spec.
 #[derive(Clone, Copy, Debug)]
 pub struct Tables<'t> {
-    /// All text ([`Str`]s are ranges of it).
+    /// All text ([`Str`]s are ranges of it), followed by [`PAD`] bytes that no [`Str`]
+    /// covers.
     pub text: &'t str,
     /// One row per opcode, in the spec's order.
     pub opcodes: &'t [OpcodeRow],
@@ -323,9 +329,9 @@ pub struct SubRow {
 /// Owned tables, built at run time from a spec read by a tool; [`TableBuf::tables`]
 /// borrows the [`Tables`] the engines read.
 #[cfg(feature = "alloc")]
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct TableBuf {
-    /// See [`Tables::text`].
+    /// See [`Tables::text`]: it ends with its padding, which [`TableBuf::str`] keeps.
     pub text: alloc::string::String,
     /// See [`Tables::opcodes`].
     pub opcodes: alloc::vec::Vec<OpcodeRow>,
@@ -347,6 +353,25 @@ pub struct TableBuf {
     pub exprs: alloc::vec::Vec<crate::expr::Op>,
     /// The texts added so far (each is added once).
     seen: alloc::collections::BTreeMap<alloc::string::String, Str>,
+}
+
+#[cfg(feature = "alloc")]
+impl Default for TableBuf {
+    fn default() -> TableBuf {
+        TableBuf {
+            text: core::iter::repeat_n(' ', PAD).collect(),
+            opcodes: Default::default(),
+            fields: Default::default(),
+            types: Default::default(),
+            names: Default::default(),
+            named: Default::default(),
+            operands: Default::default(),
+            subs: Default::default(),
+            indices: Default::default(),
+            exprs: Default::default(),
+            seen: Default::default(),
+        }
+    }
 }
 
 #[cfg(feature = "alloc")]
@@ -372,11 +397,15 @@ impl TableBuf {
         if let Some(&r) = self.seen.get(s) {
             return r;
         }
+        // Before the padding, which moves to the end again.
+        let at = self.text.len().saturating_sub(PAD);
+        self.text.truncate(at);
         let r = Str {
-            at: self.text.len() as u32,
+            at: at as u32,
             len: s.len() as u32,
         };
         self.text.push_str(s);
+        self.text.extend(core::iter::repeat_n(' ', PAD));
         self.seen.insert(s.into(), r);
         r
     }
