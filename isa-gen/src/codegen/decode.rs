@@ -117,7 +117,9 @@ impl Span {
             return self.miss;
         }
         let below = 6 - (64 - self.dshift);
-        (0..64).fold(0u64, |m, t| m | ((self.miss >> (t >> below)) & 1) << t)
+        // Bit `t` from bit `t >> below` of `miss`: distinct bits, so their sum is their
+        // union.
+        (0..64).map(|t| ((self.miss >> (t >> below)) & 1) << t).sum()
     }
 
     /// Whether the fast path accepts `source` (as `decode_runtime.rs` tests it).
@@ -141,12 +143,13 @@ fn span_codes(defined: &[bool], width: u32) -> Option<(u32, u32, u64)> {
     };
     // The defined codes start after the largest gap between two of them (round from
     // the last to the first), and extend `extent` codes from there.
-    let mut gap = (first + size - last, first);
-    for w in codes.windows(2) {
-        if w[1] - w[0] > gap.0 {
-            gap = (w[1] - w[0], w[1]);
-        }
-    }
+    // `(size, start)` of each gap; of equal ones any serves.
+    let round = (first + size - last, first);
+    let gaps = codes.windows(2).map(|w| (w[1] - w[0], w[1]));
+    let gap = core::iter::once(round)
+        .chain(gaps)
+        .max_by_key(|g| g.0)
+        .unwrap_or(round);
     let lo = gap.1;
     let extent = size - gap.0 + 1;
     if extent == codes.len() {
@@ -671,6 +674,12 @@ mod tests {
         // Neither within 64 neighbours nor one range.
         let scattered: Vec<bool> = (0..256).map(|c| c % 100 == 0).collect();
         assert_eq!(accepts(&scattered, 8), None);
+        // Exactly 64 neighbouring codes with gaps fit a miss bitmap; 65 do not.
+        for (codes, fits) in [(&[0, 63][..], true), (&[5, 20, 68], true), (&[0, 64], false)] {
+            let defined = set(8, codes);
+            let want = fits.then(|| defined.clone());
+            assert_eq!(accepts(&defined, 8), want, "{codes:?}");
+        }
     }
 
     /// A span as the fast path tests it accepts exactly the defined combinations of its
