@@ -56,8 +56,7 @@ impl<'a> FormatOptions<'a> {
     fn address(&self, w: &mut Line<'_, impl Write + ?Sized>, a: i128) -> fmt::Result {
         match self.symbols.and_then(|f| f(a as u64)) {
             Some(name) => {
-                w.push(b'`')?;
-                w.push(b'(')?;
+                w.lit(b"`(")?;
                 w.write_str(name)?;
                 w.push(b')')
             }
@@ -126,7 +125,7 @@ struct Printer<'p, 't, 'o> {
 const NO_FIELD: FieldRow = FieldRow {
     at: crate::table::At {
         start: 128,
-        width: 0,
+        mask: 0,
     },
     ty: u32::MAX,
     default: None,
@@ -221,9 +220,10 @@ impl<'t> Printer<'_, 't, '_> {
                 }
             }
             if sep {
-                w.push(b',')?;
+                w.lit(b", ")?;
+            } else {
+                w.push(b' ')?;
             }
-            w.push(b' ')?;
             sep = true;
             self.operand(w, r)?;
         }
@@ -247,16 +247,41 @@ impl<'t> Printer<'_, 't, '_> {
 
     /// Code `code` of field `r`'s type by name: a register's or an enum value's (`0x…`
     /// for a register code without a name, `?` for an enum code without one).
+    #[inline(always)]
     fn name(&self, w: &mut Line<'_, impl Write + ?Sized>, r: &FieldRow, code: u128) -> fmt::Result {
-        // The type's dense names, which the field's row carries; then its sparse ones.
+        // The type's dense names, which the field's row carries (most names are there:
+        // this much is inline), then the rest.
         let dense = usize::try_from(code).ok();
-        let name = match dense.and_then(|c| r.names.of(self.t.names).get(c)) {
-            Some(s) => (s.len > 0).then_some(*s),
-            None => self.t.sparse_name(r.ty, code),
-        };
-        if let Some(s) = name {
-            return w.text(self.t, s);
+        match dense.and_then(|c| r.names.of(self.t.names).get(c)) {
+            Some(s) if s.len > 0 => w.text(self.t, *s),
+            Some(_) => self.unnamed(w, r, code),
+            None => self.past_dense(w, r, code),
         }
+    }
+
+    /// A code past the type's dense names: its sparse name, if it has one.
+    #[inline(never)]
+    fn past_dense(
+        &self,
+        w: &mut Line<'_, impl Write + ?Sized>,
+        r: &FieldRow,
+        code: u128,
+    ) -> fmt::Result {
+        match self.t.sparse_name(r.ty, code) {
+            Some(s) => w.text(self.t, s),
+            None => self.unnamed(w, r, code),
+        }
+    }
+
+    /// A code without a name: a numbered register as `R12`, another register code in
+    /// hex, anything else as `?`.
+    #[inline(never)]
+    fn unnamed(
+        &self,
+        w: &mut Line<'_, impl Write + ?Sized>,
+        r: &FieldRow,
+        code: u128,
+    ) -> fmt::Result {
         match self.kind(r) {
             Some(&TypeKind::Reg { prefix, lo, hi }) if (lo..=hi).contains(&code) => {
                 w.text(self.t, prefix)?;
@@ -395,11 +420,9 @@ impl<'t> Printer<'_, 't, '_> {
         } else {
             raw as i128
         };
-        w.push(b'c')?;
-        w.push(b'[')?;
+        w.lit(b"c[")?;
         w.hex(bank as i128)?;
-        w.push(b']')?;
-        w.push(b'[')?;
+        w.lit(b"][")?;
         match reg {
             Some(reg) if self.numbered(reg) => {
                 self.value(w, reg)?;
@@ -494,8 +517,25 @@ impl<W: Write + ?Sized> Line<'_, W> {
     #[inline(always)]
     fn room(&mut self, n: usize) -> fmt::Result {
         if self.len + n > LINE {
-            self.flush()?;
+            self.spill()?;
         }
+        Ok(())
+    }
+
+    /// [`Line::flush`] where a line passes the buffer (rare: out of the hot path).
+    #[cold]
+    #[inline(never)]
+    fn spill(&mut self) -> fmt::Result {
+        self.flush()
+    }
+
+    /// A few ASCII bytes.
+    #[inline(always)]
+    fn lit<const N: usize>(&mut self, b: &[u8; N]) -> fmt::Result {
+        self.room(N)?;
+        let dst = self.buf.get_mut(self.len..self.len + N).ok_or(fmt::Error)?;
+        dst.copy_from_slice(b);
+        self.len += N;
         Ok(())
     }
 
@@ -512,24 +552,35 @@ impl<W: Write + ?Sized> Line<'_, W> {
     #[inline(always)]
     fn text(&mut self, t: &Tables, s: Str) -> fmt::Result {
         let (at, len) = (s.at as usize, s.len as usize);
-        let blocks = len.div_ceil(PAD).max(1);
-        let src = t.text.as_bytes();
-        let src = src
-            .get(at..at.saturating_add(blocks * PAD))
-            .ok_or(fmt::Error)?;
+        let src = t.text.as_bytes().get(at..).unwrap_or(&[]);
         if len > LINE {
-            self.flush()?;
-            let s = core::str::from_utf8(&src[..len]).map_err(|_| fmt::Error)?;
-            return self.w.write_str(s);
+            return self.long(src.get(..len));
         }
         self.room(len)?;
-        // `len + blocks * PAD - len < PAD` bytes past the line: within the slack.
-        let dst = &mut self.buf[self.len..][..blocks * PAD];
-        for (d, s) in dst.chunks_exact_mut(PAD).zip(src.chunks_exact(PAD)) {
-            d.copy_from_slice(s);
+        // Whole blocks: `len` rounded up stays within the padding of the text and the
+        // buffer's slack past `LINE`.
+        let mut k = 0;
+        loop {
+            let block = src.get(k..k + PAD).ok_or(fmt::Error)?;
+            let dst = self.buf.get_mut(self.len + k..self.len + k + PAD);
+            dst.ok_or(fmt::Error)?.copy_from_slice(block);
+            k += PAD;
+            if k >= len {
+                break;
+            }
         }
         self.len += len;
         Ok(())
+    }
+
+    /// A text longer than the buffer: the line so far, then the text, to the writer.
+    #[cold]
+    #[inline(never)]
+    fn long(&mut self, text: Option<&[u8]>) -> fmt::Result {
+        let text = text.ok_or(fmt::Error)?;
+        self.flush()?;
+        self.w
+            .write_str(core::str::from_utf8(text).map_err(|_| fmt::Error)?)
     }
 
     /// A number of `n` bytes, written in place by `put`.
@@ -610,7 +661,7 @@ mod tests {
     }
 
     fn at(start: u8, width: u8) -> At {
-        At { start, width }
+        At::new(start, width)
     }
 
     fn field(start: u8, width: u8, ty: u32, default: Option<u128>) -> FieldRow {

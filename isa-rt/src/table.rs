@@ -10,27 +10,34 @@
 //! Field numbers ([`FieldRow`] indices) count within an opcode's own run of fields,
 //! in the spec's field order.
 
-/// A field's place in the word: `width` bits from bit `start` (a width of 128 is the
-/// whole word).
+/// A field's place in the word: the bits of `mask` from bit `start` (built by
+/// [`At::new`] from the field's start and width).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct At {
-    /// The lowest bit.
+    /// The lowest bit (a field that starts at or past 128 reads as 0).
     pub start: u8,
-    /// How many bits (1..=128).
-    pub width: u8,
+    /// The field's bits, from bit 0: its width is the number of ones.
+    pub mask: u128,
 }
 
 impl At {
+    /// `width` bits from bit `start` (a width of 128 is the whole word).
+    pub const fn new(start: u8, width: u8) -> At {
+        At {
+            start,
+            mask: match 1u128.checked_shl(width as u32) {
+                Some(bit) => bit - 1,
+                None => u128::MAX,
+            },
+        }
+    }
+
     /// The field's code in `word` (0 for a field that starts past the word).
     #[inline]
     pub const fn get(self, word: u128) -> u128 {
-        let v = match word.checked_shr(self.start as u32) {
-            Some(v) => v,
+        match word.checked_shr(self.start as u32) {
+            Some(v) => v & self.mask,
             None => 0,
-        };
-        match 1u128.checked_shl(self.width as u32) {
-            Some(bit) => v & (bit - 1),
-            None => v,
         }
     }
 }
@@ -487,7 +494,7 @@ mod tests {
     #[test]
     fn fields_read_from_either_half_or_across() {
         let w: u128 = 0x0123_4567_89ab_cdef_fedc_ba98_7654_3210;
-        let at = |start, width| At { start, width };
+        let at = At::new;
         assert_eq!(at(0, 8).get(w), 0x10);
         assert_eq!(at(60, 8).get(w), 0xff);
         assert_eq!(at(64, 16).get(w), 0xcdef);

@@ -106,10 +106,7 @@ fn opcode_row(t: &mut TableBuf, a: &Assembler, i: usize) -> OpcodeRow {
     for f in &op.fields {
         let names = t.types[f.ty.0].dense;
         t.fields.push(FieldRow {
-            at: At {
-                start: f.start.min(127) as u8,
-                width: f.width.min(128) as u8,
-            },
+            at: At::new(f.start.min(127) as u8, f.width.min(128) as u8),
             ty: f.ty.0 as u32,
             default: f.default,
             names,

@@ -119,7 +119,9 @@ impl Span {
         let below = 6 - (64 - self.dshift);
         // Bit `t` from bit `t >> below` of `miss`: distinct bits, so their sum is their
         // union.
-        (0..64).map(|t| ((self.miss >> (t >> below)) & 1) << t).sum()
+        (0..64)
+            .map(|t| ((self.miss >> (t >> below)) & 1) << t)
+            .sum()
     }
 
     /// Whether the fast path accepts `source` (as `decode_runtime.rs` tests it).
@@ -675,7 +677,11 @@ mod tests {
         let scattered: Vec<bool> = (0..256).map(|c| c % 100 == 0).collect();
         assert_eq!(accepts(&scattered, 8), None);
         // Exactly 64 neighbouring codes with gaps fit a miss bitmap; 65 do not.
-        for (codes, fits) in [(&[0, 63][..], true), (&[5, 20, 68], true), (&[0, 64], false)] {
+        for (codes, fits) in [
+            (&[0, 63][..], true),
+            (&[5, 20, 68], true),
+            (&[0, 64], false),
+        ] {
             let defined = set(8, codes);
             let want = fits.then(|| defined.clone());
             assert_eq!(accepts(&defined, 8), want, "{codes:?}");
