@@ -161,10 +161,14 @@ pub fn dot(codec: &Codec, l: &Listing) -> String {
             for n in l.labels_at(addr) {
                 let _ = write!(label, "{}:\\l", escape(n));
             }
-            let text = l
-                .print(codec, i)
-                .unwrap_or_else(|_| format!(".word {:#034x}", l.words[i]));
-            let _ = write!(label, "/*{addr:04x}*/ {}\\l", escape(&text));
+            // As the listing gives it: a word whose text does not give it back is a
+            // `.word`, what it decodes to beside it.
+            let e = l.entry(codec, i);
+            let _ = write!(label, "/*{addr:04x}*/ {}", escape(&e.text));
+            if let Some(t) = e.decoded {
+                let _ = write!(label, "  // {}", escape(&t));
+            }
+            label.push_str("\\l");
         }
         let _ = writeln!(out, "  b{b} [label=\"{label}\"];");
     }

@@ -9,6 +9,16 @@ use isa_object::{escape_name, short_name, Binding, Object};
 
 use crate::codec::Codec;
 
+/// One instruction of a listing as shown ([`Listing::entry`]).
+pub struct Entry {
+    /// The instruction's text, or `.word 0x…` (its bytes).
+    pub text: String,
+    /// For a `.word`: the text the word decodes to, which does not give it back.
+    pub decoded: Option<String>,
+    /// What is wrong, when the word is given as `.word`.
+    pub problem: Option<String>,
+}
+
 /// What `isa disasm` reads: 16-byte records from `base`, and, from an object, its
 /// symbols and relocations.
 pub struct Listing {
@@ -166,6 +176,34 @@ impl Listing {
         codec.print(word, addr, symbols)
     }
 
+    /// Instruction `k` as the listing gives it (the listing and the `--cfg` graph both
+    /// show this): its text, or `.word 0x…` when that text does not give the word back
+    /// (see [`Listing::reads_back`]) or the word does not decode.
+    pub fn entry(&self, codec: &Codec, k: usize) -> Entry {
+        let word = || format!(".word {:#034x}", self.words[k]);
+        match self.print(codec, k) {
+            Ok(t) => match self.reads_back(codec, k, &t) {
+                Ok(()) => Entry {
+                    text: t,
+                    decoded: None,
+                    problem: None,
+                },
+                // The bytes as `.word`, so the listing gives them back; the text beside
+                // them, since it is what the word decodes to.
+                Err(e) => Entry {
+                    text: word(),
+                    decoded: Some(t),
+                    problem: Some(e),
+                },
+            },
+            Err(e) => Entry {
+                text: word(),
+                decoded: None,
+                problem: Some(e),
+            },
+        }
+    }
+
     /// Whether `text`, instruction `k` as printed, assembles back to its word. A field
     /// no text shows (`isa check`'s `unprinted-field`) or two opcodes that print alike
     /// would otherwise make the listing give back other bytes, and a word the spec's
@@ -229,25 +267,18 @@ impl Listing {
         {
             out.push_str(&format!(".extern {}\n", s.full));
         }
-        for (k, &word) in self.words.iter().enumerate() {
+        for k in 0..self.words.len() {
             let addr = self.addr(k);
             for n in self.labels_at(addr) {
                 out.push_str(&format!("{n}:\n"));
             }
-            match self.print(codec, k) {
-                Ok(t) => match self.reads_back(codec, k, &t) {
-                    Ok(()) => out.push_str(&format!("/*{addr:04x}*/  {t} ;")),
-                    // The bytes as `.word`, so the listing gives them back; the text
-                    // beside them, since it is what the word decodes to.
-                    Err(e) => {
-                        out.push_str(&format!("/*{addr:04x}*/  .word {word:#034x} ;  // {t}"));
-                        problems.push(format!("offset {:#x}: {e}", k as u64 * INST_SIZE));
-                    }
-                },
-                Err(e) => {
-                    out.push_str(&format!("/*{addr:04x}*/  .word {word:#034x} ;"));
-                    problems.push(format!("offset {:#x}: {e}", k as u64 * INST_SIZE));
-                }
+            let e = self.entry(codec, k);
+            out.push_str(&format!("/*{addr:04x}*/  {} ;", e.text));
+            if let Some(t) = e.decoded {
+                out.push_str(&format!("  // {t}"));
+            }
+            if let Some(e) = e.problem {
+                problems.push(format!("offset {:#x}: {e}", k as u64 * INST_SIZE));
             }
             if let Some(r) = self.relocs.get(&addr) {
                 let kind = isa_object::reloc_name(r.r_type);

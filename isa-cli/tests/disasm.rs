@@ -93,6 +93,19 @@ fn a_word_whose_text_gives_back_another_word_is_listed_as_word() {
             "{err}"
         );
     }
+    // The control-flow graph shows each word as the listing does.
+    let mut cfg = args.clone();
+    cfg.insert(1, "--cfg");
+    let dot = ok(&isa(&cfg));
+    for line in &lines {
+        let (addr, text) = line.split_once("  ").unwrap();
+        let node = format!(
+            "{addr} {}",
+            text.trim_end_matches(" ;").replace(" ;  //", "  //")
+        );
+        assert!(dot.contains(&node), "`{node}` in:\n{dot}");
+    }
+    assert!(!dot.contains("/*0010*/ A R5"), "{dot}");
     // The listing assembles back to the same words, and `--strict` fails on them.
     let listing = write("unprinted.s", &out);
     let back = ok(&isa(&["asm", "--spec", &spec, &listing, "--hex"]));
