@@ -1349,6 +1349,30 @@ fn syntax_fixes_remove_their_warning() {
 }
 
 #[test]
+fn an_inherited_unprinted_sub_field_is_warned_about_once() {
+    // `half.q` is inherited by three opcodes; its base `half` is a modifier in two and
+    // fixed in `ADD_C`: two reasons, one place, one warning (the first opcode's).
+    let t = edit(
+        GOOD,
+        "    field<84, 1> PModi ra.neg = False;\n",
+        "    field<84, 1> PModi ra.neg = False;\n    field<85, 1> PModi half.q = False;\n",
+    );
+    let t = edit(
+        &t,
+        "    field<8, 4> SType stype == C;\n",
+        "    field<8, 4> SType stype == C;\n    field<80, 1> Half half == LO;\n",
+    );
+    let c = check(&t);
+    assert_warnings(
+        &c,
+        &[(
+            at(&t, "half.q", "field"),
+            "`half.q` is a sub-field of `half`, a modifier: no assembly text shows it",
+        )],
+    );
+}
+
+#[test]
 fn sub_fields_of_fields_that_are_no_operand_are_unprinted() {
     // A modifier's sub-field, inherited by three opcodes (one warning), a fixed
     // field's, and a fixed one (it identifies the opcode: no warning); the operand's

@@ -127,7 +127,8 @@ struct Resolver<'a> {
     /// each use is still shown, as part of that error).
     unknown_names: HashMap<(UnknownKind, String), (usize, usize)>,
     /// Errors about a field's declaration found while checking an opcode: reported
-    /// once, not again for every opcode that inherits the field.
+    /// once, not again for every opcode that inherits the field (by place and message;
+    /// by place and lint name for a warning whose message names the opcode's reason).
     field_errors: HashSet<(Span, String)>,
 }
 

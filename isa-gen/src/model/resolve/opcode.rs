@@ -239,6 +239,12 @@ impl<'a> Resolver<'a> {
             if order.iter().any(|o| o.kind.decorated() == Some(b)) {
                 continue;
             }
+            // One warning a sub-field, however many opcodes inherit it: their reasons
+            // may differ (its base fixed in one, a modifier in another); the first
+            // opcode's is given.
+            if !self.field_errors.insert((f.span, "unprinted-field".into())) {
+                continue;
+            }
             let base = &fields[b];
             let what = if base.is_fixed() {
                 "a fixed field"
@@ -257,7 +263,7 @@ impl<'a> Resolver<'a> {
             )
             .with_secondary(base.span, format!("`{}` declared here", base.name))
             .with_note("words that differ only in it print alike, so their text cannot give them back; attach it to an operand, or fix its value with `==`");
-            self.field_error(d);
+            self.diags.push(d);
         }
         // Modifiers and `.VALUE` sub-fields are written by value name, which only
         // bit-field types have.
