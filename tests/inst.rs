@@ -104,7 +104,13 @@ fn code_block_fills_a_buffer() {
     isa::code!(&mut buf; BRA {outside}; NOP;).unwrap();
     buf.bind(outside).unwrap();
     isa::code!(buf; BRA {Target::Address(0x0)};).unwrap();
+    // A function handed the buffer as `&mut CodeBuffer` (not declared `mut`).
+    fn emit_exit(buf: &mut CodeBuffer) -> Result<(), isa::backend::BufferError> {
+        isa::code!(buf; EXIT;)
+    }
+    emit_exit(&mut buf).unwrap();
     let code = buf.finish().unwrap();
     assert_eq!(code.insts()[0].display_at(0).to_string(), "BRA 0x20");
     assert_eq!(code.insts()[2].display_at(0x20).to_string(), "BRA 0x0");
+    assert_eq!(code.insts()[3].to_string(), "EXIT");
 }

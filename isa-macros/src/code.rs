@@ -231,7 +231,7 @@ pub fn code(asm: &Assembler, root: &syn::Path, input: TokenStream) -> syn::Resul
         });
     }
     Ok(quote! {{
-        let #buf: &mut #root::backend::CodeBuffer = &mut (#buf_expr);
+        let #buf: &mut #root::backend::CodeBuffer = (#buf_expr).__code_buffer();
         (|| -> ::core::result::Result<(), #root::backend::BufferError> {
             #( let #defined = #buf.new_label(); )*
             #( #body )*

@@ -517,6 +517,14 @@ impl CodeBuffer {
         self.insts.is_empty()
     }
 
+    /// The buffer itself, for `code!`: a method call reborrows a `&mut CodeBuffer`
+    /// (a function's parameter) and borrows a `CodeBuffer` alike, so the macro takes
+    /// either without the caller writing `*buf` or declaring the parameter `mut`.
+    #[doc(hidden)]
+    pub fn __code_buffer(&mut self) -> &mut CodeBuffer {
+        self
+    }
+
     /// The address the next instruction will have.
     pub fn here(&self) -> u64 {
         addr_at(self.base, self.insts.len())
