@@ -62,9 +62,8 @@ impl ConstMem {
         if bank >= CMEM_BANKS || addr as usize + 4 > CMEM_BANK_SIZE {
             return false;
         }
-        if self.banks.len() < CMEM_BANKS {
-            self.banks.resize(CMEM_BANKS, None);
-        }
+        // All banks at the first write (a no-op after it).
+        self.banks.resize(CMEM_BANKS, None);
         let data = self.banks[bank].get_or_insert_with(|| vec![0u8; CMEM_BANK_SIZE].into());
         data[addr as usize..addr as usize + 4].copy_from_slice(&value.to_le_bytes());
         true
@@ -367,7 +366,11 @@ impl Warp {
     pub fn set_upred(&mut self, p: UPred, value: bool) {
         let i = p.bits();
         if i < 7 {
-            self.upred = (self.upred & !(1 << i)) | (u8::from(value) << i);
+            if value {
+                self.upred |= 1 << i;
+            } else {
+                self.upred &= !(1 << i);
+            }
             self.upred_touched |= 1 << i;
         }
     }

@@ -1,0 +1,117 @@
+//! The warp's state as a tool reads and sets it (the state file, `isa run`'s output):
+//! which registers were touched, special registers that are computed, 64-bit special
+//! registers, constant memory's words.
+
+mod common;
+use common::*;
+
+use isa::SReg;
+use isa_runtime::{sreg_is_computed, Warp, CMEM_BANKS, CMEM_BANK_SIZE};
+
+#[test]
+fn touched_registers_are_listed_in_order_and_only_those() {
+    let mut w = Warp::new(u32::MAX);
+    assert_eq!(w.gpr_touched().count(), 0);
+    for n in [200, 5, 63, 64] {
+        w.set_reg(r(n), 3, 7);
+    }
+    // A write of 0 touches a register too; RZ is not one.
+    w.set_reg(r(130), 0, 0);
+    w.set_reg(isa::Reg::RZ, 0, 9);
+    assert_eq!(w.gpr_touched().collect::<Vec<_>>(), [5, 63, 64, 130, 200]);
+
+    w.set_pred(p(4), 0, true);
+    w.set_pred(p(1), 0, false);
+    assert_eq!(w.pred_touched().collect::<Vec<_>>(), [1, 4]);
+
+    w.set_ureg(ur(0), 1);
+    w.set_ureg(ur(40), 0);
+    assert_eq!(w.ureg_touched().collect::<Vec<_>>(), [0, 40]);
+
+    assert_eq!(w.upred_touched().count(), 0);
+    w.set_upred(up(6), true);
+    w.set_upred(up(2), false);
+    w.set_upred(isa::UPred::UPT, true); // dropped
+    assert_eq!(w.upred_touched().collect::<Vec<_>>(), [2, 6]);
+
+    assert_eq!(w.sreg_touched().count(), 0);
+    assert!(w.set_sreg(SReg::SrCtaidX, 3));
+    assert!(w.set_sreg(SReg::SrPm0, 0));
+    let mut want = vec![SReg::SrCtaidX, SReg::SrPm0];
+    want.sort_by_key(|s| s.bits());
+    assert_eq!(w.sreg_touched().collect::<Vec<_>>(), want);
+}
+
+#[test]
+fn a_uniform_predicate_is_set_and_cleared_whatever_it_held() {
+    let mut w = Warp::new(u32::MAX);
+    for (value, want) in [(true, true), (true, true), (false, false), (false, false)] {
+        w.set_upred(up(3), value);
+        assert_eq!(w.upred(up(3)), want);
+        assert_eq!(w.upr(), 0x80 | u8::from(want) << 3, "UP3 = {value}");
+    }
+    w.set_upred(up(0), true);
+    w.set_upred(up(5), true);
+    w.set_upred(up(0), false);
+    assert_eq!(w.upr(), 0x80 | 1 << 5);
+}
+
+#[test]
+fn computed_special_registers_are_read_not_stored() {
+    let mut w = Warp::new(u32::MAX);
+    w.cycle = 0x1234;
+    for s in [
+        SReg::SrLaneid,
+        SReg::SrEqmask,
+        SReg::SrClocklo,
+        SReg::SrClockhi,
+        SReg::SrGlobaltimelo,
+    ] {
+        assert!(sreg_is_computed(s), "{s:?}");
+        let before = w.sreg(s, 5);
+        assert!(!w.set_sreg(s, 0xdead), "{s:?}: the write is dropped");
+        assert_eq!(w.sreg(s, 5), before, "{s:?}");
+    }
+    assert_eq!(w.sreg(SReg::SrLaneid, 5), 5);
+    assert_eq!(w.sreg_touched().count(), 0);
+    assert!(!sreg_is_computed(SReg::SrCtaidX));
+    assert!(w.set_sreg(SReg::SrCtaidX, 0xdead));
+    assert_eq!(w.sreg(SReg::SrCtaidX, 5), 0xdead);
+}
+
+#[test]
+fn cs2r_reads_the_clock_and_timers_as_64_bits() {
+    let mut w = Warp::new(u32::MAX);
+    w.cycle = 0x0000_0003_8000_0005;
+    assert_eq!(w.sreg64(SReg::SrClocklo, 0), 0x0000_0003_8000_0005);
+    let ns = w.cycle / isa_runtime::CYCLES_PER_NS;
+    assert_eq!(w.sreg64(SReg::SrGlobaltimelo, 0), ns);
+    // A performance counter with its high half; any other register zero-extended.
+    assert!(w.set_sreg(SReg::SrPm1, 0x8000_0001));
+    assert!(w.set_sreg(SReg::SrPmHi1, 0x22));
+    assert_eq!(w.sreg64(SReg::SrPm1, 0), 0x22_8000_0001);
+    assert!(w.set_sreg(SReg::SrCtaidX, 0x9000_0000));
+    assert_eq!(w.sreg64(SReg::SrCtaidX, 0), 0x9000_0000);
+}
+
+#[test]
+fn constant_memory_lists_its_non_zero_words() {
+    let mut w = Warp::new(u32::MAX);
+    assert!(w.cmem.words().is_empty());
+    assert!(w.cmem.write_u32(0, 0x10, 0xaabb_ccdd));
+    assert!(w.cmem.write_u32(3, 0, 7));
+    assert!(w.cmem.write_u32(3, 4, 0), "a zero word is not listed");
+    let last = CMEM_BANK_SIZE as u32 - 4;
+    assert!(w.cmem.write_u32(CMEM_BANKS as u8 - 1, last, 1));
+    assert!(!w.cmem.write_u32(CMEM_BANKS as u8, 0, 1), "no such bank");
+    assert!(!w.cmem.write_u32(0, last + 1, 1), "past the bank");
+    assert_eq!(
+        w.cmem.words(),
+        [
+            (0, 0x10, 0xaabb_ccdd),
+            (3, 0, 7),
+            (CMEM_BANKS as u8 - 1, last, 1)
+        ]
+    );
+    assert_eq!(w.cmem.read(0, 0x10, 4), Some(0xaabb_ccdd));
+}
