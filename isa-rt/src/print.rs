@@ -1054,12 +1054,13 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_line_is_handed_on_in_one_piece_unless_it_is_longer_than_the_buffer() {
+    /// Prints `MNEMONIC 0x12` with options `o`, where the mnemonic is the first `len`
+    /// bytes of `text` and `0x12` an absolute address (which a symbol may name).
+    fn one_address(text: &str, len: u32, o: &FormatOptions) -> Pieces {
         let t = Tables {
-            text: "X                ",
+            text,
             opcodes: &[OpcodeRow {
-                mnemonic: Str { at: 0, len: 1 },
+                mnemonic: Str { at: 0, len },
                 fields: Run { at: 0, len: 1 },
                 guard: None,
                 mods: Run::default(),
@@ -1090,7 +1091,14 @@ mod tests {
             exprs: &[],
         };
         let mut w = Pieces::default();
-        write_asm(&t, 0, 0x12, 0, &D, &mut w).unwrap();
+        write_asm(&t, 0, 0x12, 0, o, &mut w).unwrap();
+        w
+    }
+
+    #[test]
+    fn a_line_is_handed_on_in_one_piece_unless_it_is_longer_than_the_buffer() {
+        let text = alloc::format!("X{PADDING}");
+        let w = one_address(&text, 1, &D);
         assert_eq!((w.text.as_str(), w.writes), ("X 0x12", 1));
         // Names of every length up to past the buffer: the same text, in one piece
         // while it fits.
@@ -1101,8 +1109,7 @@ mod tests {
                 symbols: Some(&sym),
                 ..D
             };
-            let mut w = Pieces::default();
-            write_asm(&t, 0, 0x12, 0, &o, &mut w).unwrap();
+            let w = one_address(&text, 1, &o);
             assert_eq!(w.text, alloc::format!("X `({name})"));
             let len = w.text.len();
             assert_eq!(
@@ -1121,41 +1128,7 @@ mod tests {
         for n in (0..=40).chain([127, 128, 129, 200]) {
             let name: String = (0..n).map(|k| (b'A' + (k % 26) as u8) as char).collect();
             let text = alloc::format!("{name}ZZZZ{PADDING}");
-            let t = Tables {
-                text: &text,
-                opcodes: &[OpcodeRow {
-                    mnemonic: Str { at: 0, len: n },
-                    fields: Run { at: 0, len: 1 },
-                    guard: None,
-                    mods: Run::default(),
-                    operands: Run { at: 0, len: 1 },
-                    optional: false,
-                }],
-                fields: &[field(0, 16, 0, None)],
-                types: &[TypeRow {
-                    kind: TypeKind::Imm {
-                        signed: false,
-                        width: 16,
-                    },
-                    dense: Run::default(),
-                    named: Run::default(),
-                }],
-                names: &[],
-                named: &[],
-                operands: &[OperandRow {
-                    kind: OperandKind::Field(0),
-                    subs: Run::default(),
-                    count: Count::Fixed(1),
-                    addr: Addr::None,
-                    required_after: 0,
-                    readers: Run::default(),
-                }],
-                subs: &[],
-                indices: &[],
-                exprs: &[],
-            };
-            let mut w = Pieces::default();
-            write_asm(&t, 0, 0x12, 0, &D, &mut w).unwrap();
+            let w = one_address(&text, n, &D);
             assert_eq!(w.text, alloc::format!("{name} 0x12"), "{n} bytes");
             assert_eq!(
                 w.writes == 1,
