@@ -123,6 +123,40 @@ fn bsync_releases_its_lanes_when_every_missing_lane_sleeps() {
 }
 
 #[test]
+fn bsync_release_for_sleeping_missing_lanes_keeps_every_resume_pc() {
+    // bru.isa BSYNC saves `RPC[ActiveMask] = ActivePC` only on the way to a switch;
+    // the release for sleeping candidates returns before it. A resumed at .L_a (RPC
+    // 0x40) and reaches the BSYNC from there, so an RPC written by the release would
+    // show (0x50).
+    let mut m = start(
+        "        BSSY B0, `(.L_join)         // 0x00
+                 @P0 BRA `(.L_a)             // 0x10: A waits at .L_a, B goes on
+                 NANOSLEEP 0x3e8             // 0x20: B sleeps until 2 + 1000, A runs
+                 EXIT                        // 0x30: B, awake
+        .L_a:    NOP                         // 0x40: A
+        .L_join: BSYNC B0                    // 0x50: A; B owes B0 but sleeps
+                 EXIT                        // 0x60: A",
+        |w| w.set_pred_lanes(p(0), u32::MAX, A),
+    );
+    for _ in 0..5 {
+        m.step().unwrap();
+    }
+    // Step 5, A's BSYNC: B0 = B (B has not arrived), every candidate (B) sleeps: A
+    // is released alone and no RPC changes: A's is still 0x40, B's 0x30 (NANOSLEEP
+    // [D5]).
+    let w = &m.warp;
+    assert_eq!(masks(w), (u32::MAX, A, 0, B, B, 0x60));
+    assert_eq!((w.breg[0], w.timer), (B, Some(1002)));
+    let rpc: [u64; 32] = std::array::from_fn(|l| if l < 16 { 0x40 } else { 0x30 });
+    assert_eq!(w.rpc, rpc);
+    // 6 (c5) EXIT: A leaves; only B is left, asleep: the warp sleeps from 5 to 1002,
+    // B resumes at 0x30. 7 (c1003) EXIT.
+    assert_eq!(m.run(100), Stop::Exited);
+    assert_eq!(sleeps(&m), vec![(0x60, B, 5, 1002)]);
+    assert_eq!((m.steps, m.warp.cycle), (7, 1004));
+}
+
+#[test]
 fn warpsync_puts_the_warp_to_sleep_when_its_missing_members_sleep() {
     // 1 BRA: B waits at .L_b. 2 (c1) NANOSLEEP: A sleeps until 21, B runs. 3 (c2) NOP.
     // 4 (c3) WARPSYNC: A has not arrived and sleeps: B waits (RPC 0x40), the warp
@@ -337,6 +371,20 @@ fn constant_memory_outside_the_bank_faults_in_every_form() {
         );
         assert_eq!(w.ureg(ur(1)), 5);
     }
+}
+
+#[test]
+fn a_program_of_no_word_is_empty() {
+    let empty = Program::from_words(0x100, &[]);
+    assert!(empty.is_empty());
+    assert_eq!((empty.len(), empty.base(), empty.end()), (0, 0x100, 0x100));
+    assert_eq!(empty.get(0x100), None);
+    let one = Program::from_words(
+        0x100,
+        &["EXIT".parse::<isa::Instruction>().unwrap().encode()],
+    );
+    assert!(!one.is_empty());
+    assert_eq!((one.len(), one.base(), one.end()), (1, 0x100, 0x110));
 }
 
 #[test]

@@ -162,6 +162,49 @@ fn a_counter_that_wraps_is_found_after_its_period() {
 }
 
 #[test]
+fn a_cycle_longer_than_the_trail_lists_what_its_first_4096_steps_ran() {
+    // Confirming a candidate records the (address, lanes) pairs of at most 4,096
+    // steps; a longer cycle is listed from those and says there is more. Here a
+    // turn is 6 steps (5 NOPs first): UR1 counts modulo 1024, and the turn that
+    // wraps it to 0 ends at .L_wrap instead of .L_turn, so the state comes back every
+    // 6 * 1024 = 6144 steps and .L_wrap runs once in them.
+    let src = "
+NOPS5
+        .L:      UIADD UR1, UR1, 0x1                             // 0x50
+                 ULOP3 UR1, UR1, 0x3ff, URZ, 0xc0, !UPT          // 0x60: mod 1024
+                 UISETP.NE.AND.U32 UP0, UR1, 0x0, UPT            // 0x70
+                 USEL UR2, URZ, 0x10, UP0                        // 0x80: UP0 ? 0 : 0x10
+                 BRX UR2, `(.L_turn)                             // 0x90
+        .L_turn: BRA `(.L)                                       // 0xa0
+        .L_wrap: BRA `(.L)                                       // 0xb0";
+    // Turn t (from 0) starts after step 5 + 6t with UR1 = 454 + t; turn 1593 wraps
+    // (454 + 1593 + 1 = 2048), its .L_wrap is step 5 + 6 * 1593 + 6 = 9569.
+    let mut m = start(&src.replace("NOPS5", &nops(5)), |w| urs(w, &[(1, 454)]));
+    let (pc, period, cycle, more, starved, yielded) = livelock(m.run(100_000));
+    assert_eq!(period, 6144);
+    // Checks at 16, 32 | 64, 96 | 160 … 352 | 480 … 1376 | 1632 … 5472 | 5984, …
+    // (the checkpoint moves at each `|`): the checkpoint of step 5472 is met again
+    // 12 checks (6144 steps) later, at step 11616, and confirmed 6144 steps after
+    // that. The steps recorded are 11617 ..= 15712, which are 5473 ..= 9568 of the
+    // cycle: .L_wrap (9569) is the first not recorded.
+    assert_eq!(m.steps, 11616 + 6144);
+    assert_eq!(pc, 0x60);
+    let all = u32::MAX;
+    assert_eq!(
+        cycle,
+        vec![
+            step(0x60, "ULOP3 UR1, UR1, 0x3ff, URZ, 0xc0, !UPT", all),
+            step(0x70, "UISETP.NE.AND.U32 UP0, UR1, 0x0, UPT", all),
+            step(0x80, "USEL UR2, URZ, 0x10, UP0", all),
+            step(0x90, "BRX UR2, 0xa0", all),
+            step(0xa0, "BRA 0x50", all),
+            step(0x50, "UIADD UR1, UR1, 0x1", all),
+        ]
+    );
+    assert_eq!((more, starved, yielded), (true, 0, 0));
+}
+
+#[test]
 fn a_loop_waiting_for_the_clock_is_not_a_livelock() {
     // A turn of 16 steps: the state is the same at every turn's start (UR1 = 0, UP0
     // false, UR2 = -0x100), which the checks (16 steps apart at first) see, but the

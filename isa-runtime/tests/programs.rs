@@ -296,6 +296,74 @@ fn yield_lets_the_other_branch_pass_bsync() {
 }
 
 #[test]
+fn two_yielding_branches_take_turns() {
+    // When every lane YIELD could switch to has yielded too, it picks among those
+    // lanes (`mask_y`), not among all yielded lanes: the lanes running the YIELD
+    // (A, the lowest) yielded before but are no candidates.
+    let mut m = start(
+        "       @P0 BRA `(.L_b)           // 0x00: B = 16..31 jump, A = 0..15 go on
+                YIELD                     // 0x10: A yields to B
+                YIELD                     // 0x20: A, again: B yielded too
+                EXIT                      // 0x30: A
+        .L_b:   YIELD                     // 0x40: B yields to A, which yielded
+                EXIT                      // 0x50: B",
+        |w| w.set_pred_lanes(p(0), u32::MAX, 0xffff_0000),
+    );
+    for _ in 0..3 {
+        m.step().unwrap();
+    }
+    // 1 BRA: B waits at 0x40. 2 YIELD: A yields (RPC 0x20), B runs; SwitchMask = A.
+    // 3 YIELD: B's only candidates (A) yielded: B yields (RPC 0x50), A runs.
+    let w = &m.warp;
+    assert_eq!(masks(w), (u32::MAX, 0xffff, u32::MAX, 0, 0xffff_0000, 0x20));
+    // 4 YIELD: A's only candidates (B) yielded: A yields (RPC 0x30), B runs at 0x50.
+    m.step().unwrap();
+    let w = &m.warp;
+    assert_eq!(masks(w), (u32::MAX, 0xffff_0000, u32::MAX, 0, 0xffff, 0x50));
+    let rpc: [u64; 32] = std::array::from_fn(|l| if l < 16 { 0x30 } else { 0x50 });
+    assert_eq!(w.rpc, rpc);
+    // 5 EXIT: B leaves, A (yielded, the only lanes left) resumes at 0x30. 6 EXIT.
+    assert_eq!(m.run(100), Stop::Exited);
+    assert_eq!((m.steps, m.warp.yield_mask), (6, u32::MAX));
+}
+
+#[test]
+fn warpsync_switches_to_a_member_that_yielded() {
+    // WARPSYNC's missing members all yielded: it switches to them (`mask_m_y`), not
+    // to the lowest yielded lane, which is an arrived one (A) and would only make the
+    // WARPSYNC wait on itself.
+    let mut m = start(
+        "        @P0 BRA `(.L_b)          // 0x00: B = 16..31 jump, A = 0..15 go on
+                 YIELD                    // 0x10: A yields to B
+        .L_s:    WARPSYNC 0xffffffff      // 0x20
+                 VOTE.ANY R1, P1, PT      // 0x30: everyone
+                 EXIT                     // 0x40
+        .L_b:    YIELD                    // 0x50: B yields to A, which yielded
+                 BRA `(.L_s)              // 0x60",
+        |w| w.set_pred_lanes(p(0), u32::MAX, 0xffff_0000),
+    );
+    for _ in 0..3 {
+        m.step().unwrap();
+    }
+    // 1 BRA: B waits at 0x50. 2 YIELD: A yields (RPC 0x20), B runs. 3 YIELD: B
+    // yields (RPC 0x60), A runs at 0x20.
+    assert_eq!((m.warp.active_pc, m.warp.active_mask), (0x20, 0xffff));
+    assert_eq!(m.warp.yield_mask, u32::MAX);
+    // 4 WARPSYNC: A arrived, B has not and yielded: A waits (RPC 0x20), B runs.
+    m.step().unwrap();
+    let w = &m.warp;
+    assert_eq!(
+        masks(w),
+        (u32::MAX, 0xffff_0000, u32::MAX, 0, 0xffff_0000, 0x60)
+    );
+    assert_eq!((w.rpc[0], w.rpc[16]), (0x20, 0x60));
+    // 5 BRA. 6 WARPSYNC: every member arrived, all go on. 7 VOTE. 8 EXIT.
+    assert_eq!(m.run(100), Stop::Exited);
+    assert_reg(&m.warp, 1, u32::MAX, u32::MAX);
+    assert_eq!(m.steps, 8);
+}
+
+#[test]
 fn nanosleep_switches_away_and_the_warp_sleeps_when_nothing_else_can_run() {
     let m = run(
         "       BSSY B0, `(.L_join)
