@@ -661,7 +661,7 @@ fn straight(w: &mut Warp, insn: &Instruction) -> R {
             let p = part(w, i.pg, i.pg_not);
             if p != 0 {
                 let src = w.reg_lanes(i.ra);
-                let r = sync::redux_row(i.reduxop, i.dtype, p, &src);
+                let r = sync::redux(i.reduxop, i.dtype, p, &src);
                 w.set_reg_bcast(i.rd, p, r);
             }
         }
@@ -669,7 +669,7 @@ fn straight(w: &mut Warp, insn: &Instruction) -> R {
             let p = part(w, i.pg, i.pg_not);
             if p != 0 {
                 let src = w.reg_lanes(i.ra);
-                let r = sync::redux_row(i.reduxop, i.dtype, p, &src);
+                let r = sync::redux(i.reduxop, i.dtype, p, &src);
                 w.set_ureg(i.urd, r);
             }
         }

@@ -110,26 +110,11 @@ pub fn vote(op: VoteOp, part: u32, ballot: u32) -> bool {
     }
 }
 
-/// REDUX over the participants' values.
-pub fn redux(op: ReduxOp, ty: ReduxdType, values: impl Iterator<Item = u32>) -> u32 {
-    let signed = ty == ReduxdType::S32;
-    let mut it = values;
-    let Some(first) = it.next() else { return 0 };
-    match op {
-        ReduxOp::And => it.fold(first, |a, v| a & v),
-        ReduxOp::Or => it.fold(first, |a, v| a | v),
-        ReduxOp::Xor => it.fold(first, |a, v| a ^ v),
-        ReduxOp::Sum => it.fold(first, |a, v| a.wrapping_add(v)),
-        ReduxOp::Max if signed => it.fold(first as i32, |a, v| a.max(v as i32)) as u32,
-        ReduxOp::Max => it.fold(first, |a, v| a.max(v)),
-        ReduxOp::Min if signed => it.fold(first as i32, |a, v| a.min(v as i32)) as u32,
-        ReduxOp::Min => it.fold(first, |a, v| a.min(v)),
-    }
-}
-
-/// REDUX over the lanes of `part` of a whole register row (branch-free per lane:
-/// non-participants contribute the operation's identity).
-pub(crate) fn redux_row(op: ReduxOp, ty: ReduxdType, part: u32, src: &[u32; LANES]) -> u32 {
+/// REDUX over the lanes of `part` of a register row, as the instruction computes it
+/// (branch-free per lane: a lane outside `part` contributes the operation's identity,
+/// so an empty `part` gives the identity). A testbench's reference for the
+/// instruction: the simulator's own computation, not a copy of it.
+pub fn redux(op: ReduxOp, ty: ReduxdType, part: u32, src: &[u32; LANES]) -> u32 {
     let signed = ty == ReduxdType::S32;
     let on = |l: usize| part >> l & 1 == 1;
     let mut acc: u32;
