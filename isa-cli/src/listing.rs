@@ -178,7 +178,7 @@ impl Listing {
 
     /// Instruction `k` as the listing gives it (the listing and the `--cfg` graph both
     /// show this): its text, or `.word 0x…` when that text does not give the word back
-    /// (see [`Listing::reads_back`]) or the word does not decode.
+    /// (see `Listing::reads_back`) or the word does not decode.
     pub fn entry(&self, codec: &Codec, k: usize) -> Entry {
         let word = || format!(".word {:#034x}", self.words[k]);
         match self.print(codec, k) {
