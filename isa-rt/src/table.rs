@@ -128,6 +128,14 @@ impl<'t> Tables<'t> {
     }
 }
 
+/// The value named `name` in `sorted`, `(name, value)` pairs sorted by name: how a
+/// generated `FromStr` finds a value (a binary search, where a `match` on strings
+/// would compile to code that grows with every name and slows the build).
+pub fn by_name<T: Copy>(sorted: &[(&str, T)], name: &str) -> Option<T> {
+    let i = sorted.binary_search_by(|&(n, _)| n.cmp(name)).ok()?;
+    Some(sorted[i].1)
+}
+
 /// One opcode.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct OpcodeRow {
@@ -477,6 +485,25 @@ mod tests {
         assert_eq!(v.name_of(0, 255), Some("RZ"));
         assert_eq!(v.name_of(0, 7), None);
         assert_eq!(v.name_of(1, 0), None, "no such type");
+    }
+
+    #[test]
+    fn by_name_finds_each_name_of_a_sorted_table_and_nothing_else() {
+        let t = [
+            ("A", 1),
+            ("B.X", 2),
+            ("B_X", 3),
+            ("R1", 4),
+            ("R10", 5),
+            ("RZ", 6),
+        ];
+        for (n, v) in t {
+            assert_eq!(by_name(&t, n), Some(v), "{n}");
+        }
+        for n in ["", "a", "B", "R", "R0", "R100", "RZZ", "Z"] {
+            assert_eq!(by_name(&t, n), None, "{n}");
+        }
+        assert_eq!(by_name::<u8>(&[], "A"), None);
     }
 
     #[test]

@@ -203,6 +203,13 @@ impl Gen<'_> {
                 }
             }
         });
+        let from_str = super::from_str_by_name(
+            spec_names
+                .iter()
+                .zip(&variants)
+                .map(|(n, v)| (n.to_string(), quote! { Opcode::#v })),
+            quote! { ParseError { type_name: "Opcode" } },
+        );
         quote! {
             /// Every opcode of the spec (fieldless; see [`Instruction`] for the values).
             #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -234,10 +241,7 @@ impl Gen<'_> {
             impl core::str::FromStr for Opcode {
                 type Err = ParseError;
                 fn from_str(s: &str) -> Result<Opcode, ParseError> {
-                    match s {
-                        #( #spec_names => Ok(Opcode::#variants), )*
-                        _ => Err(ParseError { type_name: "Opcode" }),
-                    }
+                    #from_str
                 }
             }
         }

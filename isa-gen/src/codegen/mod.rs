@@ -20,9 +20,12 @@ mod metadata;
 pub mod names;
 mod regs;
 mod render;
+mod scope;
 mod structs;
 mod support;
 pub mod types;
+
+use std::collections::BTreeSet;
 
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
@@ -152,6 +155,31 @@ pub(crate) fn paren(e: TokenStream) -> TokenStream {
     }
 }
 
+/// `&[(name, value), …]` sorted by name, the table `isa_rt::table::by_name` searches;
+/// of equal names the first is kept, as a `match` would.
+pub(crate) fn name_table(pairs: impl IntoIterator<Item = (String, TokenStream)>) -> TokenStream {
+    let mut pairs: Vec<(String, TokenStream)> = pairs.into_iter().collect();
+    pairs.sort_by(|a, b| a.0.cmp(&b.0));
+    pairs.dedup_by(|later, first| later.0 == first.0);
+    let (names, values): (Vec<String>, Vec<TokenStream>) = pairs.into_iter().unzip();
+    quote! { &[ #( (#names, #values) ),* ] }
+}
+
+/// A `FromStr` body that finds `s` among `pairs` (`(name, value)`, see [`name_table`])
+/// and otherwise returns `err`.
+pub(crate) fn from_str_by_name(
+    pairs: impl IntoIterator<Item = (String, TokenStream)>,
+    err: TokenStream,
+) -> TokenStream {
+    let table = name_table(pairs);
+    quote! {
+        match ::isa_rt::table::by_name(#table, s) {
+            Some(v) => Ok(v),
+            None => Err(#err),
+        }
+    }
+}
+
 pub(crate) fn doc_attrs<S: AsRef<str>>(lines: &[S]) -> TokenStream {
     let lines = lines.iter().map(|l| {
         let l = l.as_ref();
@@ -188,8 +216,8 @@ impl Gen<'_> {
     fn file(&self) -> TokenStream {
         let m = self.model;
         let types = m.types.iter().map(|t| types::type_item(m, self.sources, t));
+        let types: Vec<TokenStream> = types.collect();
         let support = self.support();
-        let structs = self.unit_modules();
         let opcode_enum = self.opcode_enum();
         let instruction = self.instruction();
         let for_each = self.for_each_opcode();
@@ -204,6 +232,22 @@ impl Gen<'_> {
         } else {
             (self.asm_runtime(), self.parse_dispatch(&self.asm))
         };
+        let mut root = BTreeSet::new();
+        for part in [
+            &support,
+            &backend,
+            &asm_runtime,
+            &asm_parse,
+            &regs,
+            &opcode_enum,
+            &instruction,
+        ]
+        .into_iter()
+        .chain(&types)
+        {
+            scope::item_names(part, &mut root);
+        }
+        let structs = self.unit_modules(&root);
         quote! {
             #support
             #macros
@@ -235,23 +279,35 @@ impl Gen<'_> {
     }
 
     /// The opcode structs, in a module per unit (re-exported at the top, so every
-    /// struct is also reachable there); opcodes of no unit at the top.
-    fn unit_modules(&self) -> TokenStream {
+    /// struct is also reachable there); opcodes of no unit at the top. `root` holds the
+    /// names the other items at the top define; a unit imports those it uses, and the
+    /// structs of other units it names (`scope`).
+    fn unit_modules(&self, root: &BTreeSet<String>) -> TokenStream {
         let m = self.model;
         let mut units: Vec<(Option<crate::model::DefId>, Vec<&Opcode>)> = Vec::new();
+        let mut unit_at = std::collections::HashMap::new();
         for op in &m.opcodes {
             let u = self.unit_of(op);
-            match units.iter_mut().find(|(k, _)| *k == u) {
-                Some((_, ops)) => ops.push(op),
-                None => units.push((u, vec![op])),
-            }
+            let at = *unit_at.entry(u).or_insert_with(|| {
+                units.push((u, Vec::new()));
+                units.len() - 1
+            });
+            units[at].1.push(op);
         }
-        let mut taken: Vec<String> = Vec::new();
+        let struct_names: BTreeSet<String> = m
+            .opcodes
+            .iter()
+            .map(|o| self.struct_ident(o).to_string())
+            .collect();
+        let mut taken = BTreeSet::new();
         let mut out = TokenStream::new();
         for (unit, ops) in units {
-            let structs = ops.iter().map(|o| self.opcode_struct(o, unit.is_some()));
+            let structs: TokenStream = ops
+                .iter()
+                .map(|o| self.opcode_struct(o, unit.is_some()))
+                .collect();
             let Some(u) = unit else {
-                out.extend(quote! { #( #structs )* });
+                out.extend(structs);
                 continue;
             };
             let def = m.def(u);
@@ -264,7 +320,7 @@ impl Gen<'_> {
             while taken.contains(&name) {
                 name.push('_');
             }
-            taken.push(name.clone());
+            taken.insert(name.clone());
             let id = format_ident!("{}", name);
             let summary = docs::first_sentence(m, def)
                 .map(|s| format!(" {s}"))
@@ -275,15 +331,29 @@ impl Gen<'_> {
                 String::new(),
                 format!("Opcodes: {}.", list.join(", ")),
             ]);
+            let own: Vec<Ident> = ops.iter().map(|o| self.struct_ident(o)).collect();
+            let mut used = BTreeSet::new();
+            scope::used_words(&structs, &mut used);
+            let imports = used.iter().filter(|w| {
+                root.contains(*w) || (struct_names.contains(*w) && !own.iter().any(|o| o == w))
+            });
+            let imports: Vec<Ident> = imports.map(|w| format_ident!("{}", w)).collect();
+            let imports = if imports.is_empty() {
+                quote! {}
+            } else {
+                quote! {
+                    #[allow(unused_imports)]
+                    use super::{ #( #imports ),* };
+                }
+            };
             out.extend(quote! {
                 #doc
                 pub mod #id {
-                    #[allow(unused_imports)]
-                    use super::*;
-                    #( #structs )*
+                    #imports
+                    #structs
                 }
                 #[doc(no_inline)]
-                pub use #id::*;
+                pub use #id::{ #( #own ),* };
             });
         }
         out

@@ -301,7 +301,8 @@ impl Renderer {
     fn group(&mut self, delimiter: Delimiter, inner: Vec<TokenTree>) {
         match delimiter {
             Delimiter::Brace => {
-                let space = !matches!(self.prev, Prev::Open);
+                // `use a::{b, c}`: tight after a path separator.
+                let space = !matches!(self.prev, Prev::Open) && !colon_joint_done(&self.out);
                 self.word("{", space);
                 if inner.is_empty() {
                     self.word("}", false);
@@ -469,11 +470,12 @@ mod tests {
     fn root_paths_after_a_colon() {
         let t = quote! {
             use ::x::y;
+            use super::{A, B};
             fn f(e: ::x::T, g: a::b::C) -> ::x::U { let v = ::x::v(e, &::x::W); v }
         };
         assert_eq!(
             render(t),
-            "use ::x::y;\nfn f(e: ::x::T, g: a::b::C) -> ::x::U {\n    let v = ::x::v(e, &::x::W);\n    v\n}\n"
+            "use ::x::y;\nuse super::{ A, B };\nfn f(e: ::x::T, g: a::b::C) -> ::x::U {\n    let v = ::x::v(e, &::x::W);\n    v\n}\n"
         );
     }
 

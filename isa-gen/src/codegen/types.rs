@@ -49,6 +49,13 @@ fn enum_item(model: &Model, t: &Type, values: &[EnumValue], loc: &str) -> TokenS
         .map(|v| format!(" `{}` (code {:#x}).", v.name, v.code))
         .collect();
     let vnames: Vec<_> = values.iter().map(|v| v.name.as_str()).collect();
+    let from_str = super::from_str_by_name(
+        vnames
+            .iter()
+            .zip(&variants)
+            .map(|(n, v)| (n.to_string(), quote! { #name::#v })),
+        quote! { ParseError { type_name: #spec_name } },
+    );
     quote! {
         #doc
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -93,10 +100,7 @@ fn enum_item(model: &Model, t: &Type, values: &[EnumValue], loc: &str) -> TokenS
         impl core::str::FromStr for #name {
             type Err = ParseError;
             fn from_str(s: &str) -> Result<#name, ParseError> {
-                match s {
-                    #( #vnames => Ok(#name::#variants), )*
-                    _ => Err(ParseError { type_name: #spec_name }),
-                }
+                #from_str
             }
         }
     }
@@ -142,6 +146,21 @@ fn regfile_item(t: &Type, rf: &RegFile, loc: &str) -> TokenStream {
         .collect();
     let named_codes: Vec<_> = rf.named.iter().map(|(_, c)| lit(*c, &bits_s)).collect();
     let named_names: Vec<_> = rf.named.iter().map(|(n, _)| n.as_str()).collect();
+    let named_from_str = if rf.named.is_empty() {
+        quote! {}
+    } else {
+        let table = super::name_table(
+            named_names
+                .iter()
+                .zip(&named_codes)
+                .map(|(n, c)| (n.to_string(), quote! { #c })),
+        );
+        quote! {
+            if let Some(code) = ::isa_rt::table::by_name(#table, s) {
+                return Ok(#name(code));
+            }
+        }
+    };
     let numbered_fmt = format!("{}{{}}", rf.prefix);
     // Small register files get a name table, so printing is one string write.
     let (names_table, display_body) = if t.width <= NAME_TABLE_MAX_BITS {
@@ -285,7 +304,7 @@ fn regfile_item(t: &Type, rf: &RegFile, loc: &str) -> TokenStream {
             type Err = ParseError;
             fn from_str(s: &str) -> Result<#name, ParseError> {
                 let err = ParseError { type_name: #spec_name };
-                #( if s == #named_names { return Ok(#name(#named_codes)); } )*
+                #named_from_str
                 let digits = s.strip_prefix(#prefix).ok_or(err)?;
                 if digits.is_empty()
                     || !digits.bytes().all(|b| b.is_ascii_digit())
