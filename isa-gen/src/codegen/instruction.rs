@@ -76,16 +76,20 @@ impl Gen<'_> {
                 impl Instruction {
                     /// Registers read (`InList`), constant registers omitted.
                     pub fn reads(&self) -> Regs {
+                        let mut regs = Regs::new();
                         match self {
-                            #( Instruction::#variants(i) => i.reads(), )*
+                            #( Instruction::#variants(i) => i.push_reads(&mut regs), )*
                         }
+                        regs
                     }
 
                     /// Registers written (`OutList`), constant registers omitted.
                     pub fn writes(&self) -> Regs {
+                        let mut regs = Regs::new();
                         match self {
-                            #( Instruction::#variants(i) => i.writes(), )*
+                            #( Instruction::#variants(i) => i.push_writes(&mut regs), )*
                         }
+                        regs
                     }
 
                     /// Data width in bits of the operand with this spec name, if the spec gives one.

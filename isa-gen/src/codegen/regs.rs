@@ -106,8 +106,18 @@ impl Gen<'_> {
         }
     }
 
-    /// Statements pushing the registers of a list into `regs`.
-    pub(super) fn push_regs(&self, op: &Opcode, list: &[ListRef]) -> TokenStream {
+    /// A method `name(&self, regs: &mut Regs)` (of visibility `vis`) that pushes the
+    /// registers of a list onto `regs`. `Instruction::reads`/`writes` call it in each
+    /// arm on one `Regs` of their own: an arm that built and returned a `Regs` of its own
+    /// gave the dispatch one stack object per opcode, which made LLVM's SROA quadratic
+    /// in the spec (7 of the 1,024-opcode crate's 13 s of optimisation).
+    pub(super) fn push_regs(
+        &self,
+        op: &Opcode,
+        list: &[ListRef],
+        name: &proc_macro2::Ident,
+        vis: &TokenStream,
+    ) -> TokenStream {
         let m = self.model;
         let tys = self.reg_ref_types();
         let mut stmts = Vec::new();
@@ -196,12 +206,16 @@ impl Gen<'_> {
             }
         }
         if stmts.is_empty() {
-            quote! { Regs::new() }
+            quote! {
+                #[inline]
+                #vis fn #name(&self, _: &mut Regs) {}
+            }
         } else {
             quote! {
-                let mut regs = Regs::new();
-                #( #stmts )*
-                regs
+                #[inline]
+                #vis fn #name(&self, regs: &mut Regs) {
+                    #( #stmts )*
+                }
             }
         }
     }

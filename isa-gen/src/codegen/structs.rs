@@ -357,8 +357,18 @@ impl Gen<'_> {
             quote! {}
         };
         let metadata = (!self.options.skip_metadata).then(|| {
-            let reads = self.push_regs(op, &op.in_list);
-            let writes = self.push_regs(op, &op.out_list);
+            let push_reads = self.push_regs(
+                op,
+                &op.in_list,
+                &format_ident!("push_reads"),
+                &from_valid_vis,
+            );
+            let push_writes = self.push_regs(
+                op,
+                &op.out_list,
+                &format_ident!("push_writes"),
+                &from_valid_vis,
+            );
             quote! {
                 impl #name {
                     #( #bw_methods )*
@@ -368,13 +378,20 @@ impl Gen<'_> {
 
                     /// Registers read (`InList`), constant registers omitted.
                     pub fn reads(&self) -> Regs {
-                        #reads
+                        let mut regs = Regs::new();
+                        self.push_reads(&mut regs);
+                        regs
                     }
 
                     /// Registers written (`OutList`), constant registers omitted.
                     pub fn writes(&self) -> Regs {
-                        #writes
+                        let mut regs = Regs::new();
+                        self.push_writes(&mut regs);
+                        regs
                     }
+
+                    #push_reads
+                    #push_writes
                 }
             }
         });
