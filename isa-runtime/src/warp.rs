@@ -344,14 +344,12 @@ impl Warp {
         }
     }
 
-    /// Writes `UR[r:r+1]`.
+    /// Writes `UR[r:r+1]` (of `URZ`, nothing; the half past `UR62` is dropped).
     #[inline]
     pub fn set_ureg64(&mut self, r: UReg, value: u64) {
         let n = r.bits() as usize;
         self.set_ureg_n(n, value as u32);
-        if n < 63 {
-            self.set_ureg_n(n + 1, (value >> 32) as u32);
-        }
+        self.set_ureg_n(n + 1, (value >> 32) as u32);
     }
 
     /// Uniform predicate (`UPT` reads true).

@@ -591,3 +591,108 @@ fn bsync_release_clears_the_yield_bits_of_the_lanes_that_ran_it() {
         assert_eq!(w.yield_mask, yield_after, "{case}");
     }
 }
+
+/// EXIT switching to lanes that all yielded picks among the lanes still alive
+/// (`mask_y = cmask & YieldMask`), not among every yielded lane: the yield bits of
+/// lanes that exited stay set (EXIT does not clear them), and here those are the
+/// lowest lanes.
+#[test]
+fn exit_switches_to_a_yielded_lane_that_is_still_alive() {
+    let mut m = start(
+        "       @P0 BRA `(.L_b)           // 0x00: B = 16..31 jump, A = 0..15 go on
+                YIELD                     // 0x10: A yields to B
+                EXIT                      // 0x20: A
+        .L_b:   YIELD                     // 0x30: B yields to A, which yielded
+                EXIT                      // 0x40: B",
+        |w| w.set_pred_lanes(p(0), u32::MAX, 0xffff_0000),
+    );
+    // 1 BRA: B waits at 0x30. 2 YIELD: A yields (RPC 0x20), B runs. 3 YIELD: B's
+    // only candidates (A) yielded: B yields (RPC 0x40), A runs at 0x20.
+    for _ in 0..3 {
+        m.step().unwrap();
+    }
+    assert_eq!((m.warp.active_pc, m.warp.active_mask), (0x20, 0xffff));
+    assert_eq!(m.warp.yield_mask, u32::MAX);
+    // 4 EXIT: A leaves; the only lanes left (B) all yielded: B resumes at 0x40
+    // (lane 0, yielded but gone, is no candidate).
+    m.step().unwrap();
+    let w = &m.warp;
+    assert_eq!(
+        (w.valid_mask, w.active_mask, w.active_pc),
+        (0xffff_0000, 0xffff_0000, 0x40)
+    );
+    // 5 EXIT: B leaves.
+    assert_eq!(m.run(100), Stop::Exited);
+    assert_eq!((m.steps, m.warp.yield_mask), (5, u32::MAX));
+}
+
+/// YIELD drops the lanes running it from a stale `SwitchMask` (`SwitchMask &=
+/// others`) before choosing: a WARPSYNC switched back to A while `SwitchMask` still
+/// named A, and a BSYNC cleared A's yield bit, so A is a non-yielded lane of the old
+/// `SwitchMask`; keeping it would make A's YIELD "switch" to itself (to its own
+/// resume address, with no lane there).
+#[test]
+fn yield_does_not_switch_to_its_own_lanes_left_in_the_switch_mask() {
+    let (a, b) = (0x0000_ffffu32, 0xffff_0000u32);
+    let mut m = start(
+        "       @P0 BRA `(.L_s)           // 0x00: B = 16..31 jump, A = 0..15 go on
+                YIELD                     // 0x10: A yields to B
+                BSSY B1, `(.L_j)          // 0x20: A, switched back to by B's WARPSYNC
+        .L_j:   BSYNC B1                  // 0x30: A alone: released, yield bit cleared
+                YIELD                     // 0x40: A yields to B
+                NOP                       // 0x50
+        .L_s:   WARPSYNC 0xffffffff       // 0x60
+                VOTE.ANY R1, P1, PT       // 0x70: everyone
+                EXIT                      // 0x80",
+        |w| w.set_pred_lanes(p(0), u32::MAX, b),
+    );
+    // 1 BRA: B waits at 0x60. 2 YIELD: SwitchMask 0 → B, B runs; A yielded (RPC
+    // 0x20); SwitchMask = ~B = A. 3 WARPSYNC: A missing and yielded: switch to A.
+    for _ in 0..3 {
+        m.step().unwrap();
+    }
+    assert_eq!(masks(&m.warp), (u32::MAX, a, a, 0, a, 0x20));
+    // 4 BSSY: B1 = A. 5 BSYNC: every lane of B1 arrived: A goes on, YieldMask
+    // loses A.
+    m.step().unwrap();
+    m.step().unwrap();
+    assert_eq!(masks(&m.warp), (u32::MAX, a, 0, 0, a, 0x40));
+    // 6 YIELD: others = B; SwitchMask = A & B = 0 → B; B (not yielded) runs at
+    // 0x60, A yields with RPC 0x50; SwitchMask = (B & ~B) = 0 → A.
+    m.step().unwrap();
+    let w = &m.warp;
+    assert_eq!(masks(w), (u32::MAX, b, a, 0, a, 0x60));
+    assert_eq!((w.rpc[0], w.rpc[16]), (0x50, 0x60));
+    // 7 WARPSYNC: A missing, yielded: switch to A at 0x50. 8 NOP. 9 WARPSYNC: all
+    // arrived. 10 VOTE. 11 EXIT.
+    assert_eq!(m.run(100), Stop::Exited);
+    assert_reg(&m.warp, 1, u32::MAX, u32::MAX);
+    assert_eq!(m.steps, 11);
+}
+
+/// BSYNC's release when every candidate it could switch to sleeps clears the yield
+/// bits of the lanes that ran it (`pmask`) and keeps every other yield bit: lanes
+/// 0..7 already wait at the BSYNC and yielded, lanes 8..15 arrive and yielded, lanes
+/// 16..31 owe the barrier, have not yielded and sleep. `arrivemask` = 0..15; the
+/// candidates (16..31) all sleep: 0..15 go on, YieldMask = 0..7.
+#[test]
+fn bsync_release_past_sleeping_lanes_clears_only_the_runners_yield_bits() {
+    let (a, b, c) = (0x0000_00ffu32, 0x0000_ff00u32, 0xffff_0000u32);
+    let insns = ["BSYNC B0", "EXIT"].map(|t| t.parse::<isa::Instruction>().unwrap());
+    let mut w = Warp::new(u32::MAX);
+    w.breg[0] = u32::MAX;
+    w.active_mask = b;
+    w.active_pc = 0;
+    w.yield_mask = a | b;
+    w.sleep_mask = c;
+    w.timer = Some(1_000);
+    for l in 0..32 {
+        w.rpc[l] = if a >> l & 1 == 1 { 0 } else { 0x40 };
+    }
+    let mut m = Machine::new(w, Program::from_instructions(0, &insns));
+    m.step().unwrap();
+    let w = &m.warp;
+    assert_eq!((w.active_mask, w.active_pc), (a | b, 0x10));
+    assert_eq!((w.yield_mask, w.sleep_mask), (a, c));
+    assert_eq!(w.breg[0], c);
+}

@@ -526,3 +526,28 @@ fn bmov_bssy_break() {
     assert_eq!(w.breg[1], 0);
     let _ = Reg::RZ;
 }
+
+/// `ELECT Pu, Rd, ~URb`: the candidates are the participating lanes whose bit of URb
+/// is clear (`p & (URb ^ ~0)`), so a lane whose bit is set is passed over even when
+/// it is the lowest participant.
+#[test]
+fn elect_with_a_negated_uniform_register_skips_the_lanes_it_names() {
+    let w = run(
+        "ELECT P1, R1, ~UR1\n\
+         ELECT P2, R2, ~UR2\n\
+         EXIT",
+        |w| {
+            w.valid_mask = 0xf0;
+            w.active_mask = 0xf0;
+            // ~0x10 & 0xf0 = 0xe0: lane 5. ~0xf0 & 0xf0 = 0: no leader.
+            urs(w, &[(1, 0x10), (2, 0xffff_fff0)]);
+        },
+    )
+    .warp;
+    for l in 4..8 {
+        assert_eq!(w.reg(r(1), l), 5, "lane {l}");
+        assert_eq!(w.pred(p(1), l), l == 5, "lane {l}");
+        assert_eq!(w.reg(r(2), l), u32::MAX, "lane {l}");
+        assert!(!w.pred(p(2), l), "lane {l}");
+    }
+}

@@ -94,6 +94,73 @@ fn cs2r_reads_the_clock_and_timers_as_64_bits() {
     assert_eq!(w.sreg64(SReg::SrCtaidX, 0), 0x9000_0000);
 }
 
+/// Only `SR_PM0`..`SR_PM7` read a high half (`SR_PM_HIn`, 8 codes on): every other
+/// stored register, `SR_PM_HIn` and the registers after them included, reads
+/// zero-extended through CS2R, whatever the register 8 codes on holds.
+#[test]
+fn cs2r_pairs_only_the_performance_counters_with_a_high_half() {
+    let mut w = Warp::new(u32::MAX);
+    let stored: Vec<SReg> = SReg::ALL
+        .iter()
+        .copied()
+        .filter(|&s| !sreg_is_computed(s))
+        .collect();
+    for (k, &s) in stored.iter().enumerate() {
+        assert!(w.set_sreg(s, 0x100 + k as u32), "{s:?}");
+    }
+    let pm = [
+        (SReg::SrPm0, SReg::SrPmHi0),
+        (SReg::SrPm1, SReg::SrPmHi1),
+        (SReg::SrPm2, SReg::SrPmHi2),
+        (SReg::SrPm3, SReg::SrPmHi3),
+        (SReg::SrPm4, SReg::SrPmHi4),
+        (SReg::SrPm5, SReg::SrPmHi5),
+        (SReg::SrPm6, SReg::SrPmHi6),
+        (SReg::SrPm7, SReg::SrPmHi7),
+    ];
+    for &s in &stored {
+        let lo = u64::from(w.sreg(s, 3));
+        let want = match pm.iter().find(|(l, _)| *l == s) {
+            Some(&(_, hi)) => lo | u64::from(w.sreg(hi, 3)) << 32,
+            None => lo,
+        };
+        assert_eq!(w.sreg64(s, 3), want, "{s:?}");
+    }
+    // The same through a program: SR_PM_HI0 and SR_PM_HI7 read zero-extended.
+    let m = run(
+        "CS2R R[0:1], SR_PM_HI0\nCS2R R[2:3], SR_PM_HI7\nCS2R R[4:5], SR_PM7\nEXIT",
+        |w| {
+            for (k, &s) in stored.iter().enumerate() {
+                w.set_sreg(s, 0x100 + k as u32);
+            }
+            w.set_sreg(SReg::SrPmHi0, 0xaa);
+            w.set_sreg(SReg::SrPmHi7, 0xbb);
+            w.set_sreg(SReg::SrPm7, 0xcc);
+        },
+    );
+    let w = &m.warp;
+    assert_eq!((w.reg(r(0), 9), w.reg(r(1), 9)), (0xaa, 0));
+    assert_eq!((w.reg(r(2), 9), w.reg(r(3), 9)), (0xbb, 0));
+    assert_eq!((w.reg(r(4), 9), w.reg(r(5), 9)), (0xcc, 0xbb));
+}
+
+/// `exited()` is true exactly when no lane is valid: not for a live warp (not even
+/// one with no active lane), yes once EXIT has run in every lane.
+#[test]
+fn a_warp_has_exited_only_when_no_lane_is_valid() {
+    assert!(!Warp::new(u32::MAX).exited());
+    let mut w = Warp::new(0x8000_0000);
+    assert!(!w.exited());
+    w.active_mask = 0;
+    assert!(!w.exited());
+    assert!(Warp::new(0).exited());
+    let mut m = start("@P0 EXIT\nEXIT", |w| w.set_pred_lanes(p(0), u32::MAX, 0xff));
+    m.step().unwrap();
+    assert!(!m.warp.exited(), "lanes 8..31 are left");
+    m.step().unwrap();
+    assert!(m.warp.exited());
+}
+
 #[test]
 fn constant_memory_lists_its_non_zero_words() {
     let mut w = Warp::new(u32::MAX);
