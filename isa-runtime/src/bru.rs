@@ -185,7 +185,10 @@ pub fn bra_branch_mask(
         Some(ur) => {
             let is_div = if (valid ^ active) & ur != 0 {
                 true
-            } else if !(pgv & active == active || pgv & active == 0) {
+            } else if pgv != 0 {
+                // The model: `!(pgv & active == active || pgv & active == 0)`; where
+                // every active lane is in `pg` (`pgv == active`), `active & !pg` is 0
+                // and the answer `false` either way, so only `pgv != 0` is tested.
                 active & !pg & ur != 0
             } else {
                 false

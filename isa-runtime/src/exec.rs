@@ -1086,7 +1086,8 @@ fn straight(w: &mut Warp, insn: &Instruction) -> R {
             let a = u32::from(up(w, i.upa, i.upa_not));
             let b = u32::from(up(w, i.upb, i.upb_not));
             let c = u32::from(up(w, i.upc, i.upc_not));
-            w.set_upred(i.upu, i.lut.get() >> (a << 2 | b << 1 | c) & 1 == 1);
+            // The LUT's index: a, b, c are 0 or 1 (their bits never overlap).
+            w.set_upred(i.upu, i.lut.get() >> (a * 4 + b * 2 + c) & 1 == 1);
         }
         I::UshfUuu(i) => {
             ug!(i);

@@ -296,6 +296,35 @@ fn warpsync_takes_its_membermask_from_constant_memory() {
     assert_eq!(m.steps, 7);
 }
 
+/// `WARPSYNC ~c[..]` complements the constant-memory word: with c = B the members
+/// are A only, so A, all arrived, goes on without waiting for B.
+#[test]
+fn warpsync_with_a_negated_constant_membermask_syncs_only_the_complement() {
+    // 1 BRA: B waits at .L_b (RPC 0x40), A goes on. 2 WARPSYNC ~c = ~B = A: every
+    // member arrived, A goes on alone to 0x20. 3 VOTE: A. 4 EXIT: B runs. 5 VOTE: B.
+    // 6 EXIT.
+    let src = "        @P0 BRA `(.L_b)
+                 WARPSYNC ~c[0x2][0x100]
+                 VOTE.ANY R1, P1, PT
+                 EXIT
+        .L_b:    VOTE.ANY R2, P1, PT
+                 EXIT";
+    let setup = |w: &mut Warp| {
+        b_waits(w);
+        w.cmem.write_u32(2, 0x100, B);
+    };
+    let mut m = start(src, setup);
+    m.step().unwrap();
+    m.step().unwrap();
+    let w = &m.warp;
+    assert_eq!((w.active_pc, w.active_mask), (0x20, A));
+    assert_eq!(w.rpc[16], 0x40, "B still waits at .L_b");
+    assert_eq!(m.run(100), Stop::Exited);
+    assert_reg(&m.warp, 1, A, A, 0);
+    assert_reg(&m.warp, 2, B, B, 0);
+    assert_eq!(m.steps, 6);
+}
+
 #[test]
 fn a_guarded_ret_sends_each_lane_to_its_own_address() {
     // 1 @P0 RET: A jumps to R[2:3] (0x30 for lanes 0..7, 0x50 for 8..15), B falls

@@ -131,6 +131,33 @@ fn a_branch_to_itself_is_a_livelock_of_one_step() {
     assert_eq!(m.steps, 33);
 }
 
+/// Lanes that never run because they wait at a branch target, not because they
+/// yielded, are starved but not yielded.
+#[test]
+fn lanes_left_waiting_at_a_branch_are_starved_not_yielded() {
+    // 1 BRA: B waits at .L_b (RPC 0x20), A goes on. 2, 3, …: A's BRA to itself.
+    let mut m = start(
+        "        @P0 BRA `(.L_b)     // 0x00
+        .L_a:    BRA `(.L_a)         // 0x10
+        .L_b:    EXIT                // 0x20",
+        |w| w.set_pred_lanes(p(0), u32::MAX, 0xffff_0000),
+    );
+    let stop = m.run(1000);
+    let msg = match &stop {
+        Stop::Fault(f) => f.to_string(),
+        s => panic!("{s:?}"),
+    };
+    let (pc, period, cycle, more, starved, yielded) = livelock(stop);
+    assert_eq!((pc, period), (0x10, 1));
+    assert_eq!(cycle, vec![step(0x10, "BRA 0x10", 0x0000_ffff)]);
+    assert_eq!((more, starved, yielded), (false, 0xffff_0000, 0));
+    assert_eq!(m.warp.yield_mask, 0);
+    assert!(
+        msg.ends_with("lanes 0xffff0000 never run"),
+        "no lane yielded: {msg}"
+    );
+}
+
 #[test]
 fn a_loop_that_counts_runs_to_the_step_limit() {
     // UR1 grows every turn: no state comes back (within 2^32 turns).

@@ -461,6 +461,32 @@ fn getreg_setreg_address_space() {
     assert_eq!(w.reg(r(6), 9), 9);
 }
 
+/// The special registers end at address 0xff: 0x100 is the first word of the
+/// register store, so GETREG of 0x100 reads back what SETREG wrote there, not the
+/// special register of code 0 (`SR_LANEID`) that its low byte names.
+#[test]
+fn getreg_of_address_0x100_reads_the_register_store() {
+    let m = run(
+        "SETREG 0x100, R0\n\
+         GETREG R3, 0x100\n\
+         GETREG R4, 0x0\n\
+         EXIT",
+        |w| {
+            for l in 0..32 {
+                w.set_reg(r(0), l, 0x500 + l as u32);
+            }
+        },
+    );
+    let w = &m.warp;
+    // Every lane wrote 0x100: the highest lane's value (0x51f) is stored.
+    assert_eq!(w.getreg(0x100, 7), 0x51f);
+    assert_eq!(lanes(w, 3), vec![0x51f; 32]);
+    // Address 0 still reads the lane id.
+    assert_eq!(lanes(w, 4), (0..32).collect::<Vec<u32>>());
+    // An address of the store never written reads 0.
+    assert_eq!(w.getreg(0x200, 7), 0);
+}
+
 #[test]
 fn events_and_no_ops() {
     let m = run(

@@ -500,6 +500,25 @@ fn up2ur_and_ur2up() {
     assert!(w.upred(up(0)) && !w.upred(up(2)) && w.upred(up(3)));
 }
 
+/// UR2UP sets each selected UPn to bit n of the selected byte alone, whatever the
+/// byte's higher bits hold.
+#[test]
+fn ur2up_takes_one_bit_of_the_byte_per_predicate() {
+    // Byte 2 of UR2 = 0x6d = 0b0110_1101; mask 0x7f selects UP0..UP6. UP0..UP6 start
+    // at the opposite of what they get.
+    let w = run("UR2UP UPR, UR2.B2, 0x7f\nEXIT", |w| {
+        for n in [1, 4] {
+            w.set_upred(up(n), true);
+        }
+        urs(w, &[(2, 0x116d_2233)]);
+    })
+    .warp;
+    let got: Vec<bool> = (0..7).map(|n| w.upred(up(n))).collect();
+    assert_eq!(got, [true, false, true, true, false, true, true]);
+    // UP7 (UPT) always reads 1.
+    assert_eq!(w.upr(), 0xed);
+}
+
 #[test]
 fn getugpr_setugpr_and_index_fault() {
     let w = uniform(
