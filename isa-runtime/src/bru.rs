@@ -387,8 +387,9 @@ pub(crate) fn nanosleep(
     let deadline = w.cycle.saturating_add(u64::from(t) * CYCLES_PER_NS);
     w.timer = Some(w.timer.map_or(deadline, |d| d.min(deadline)));
     if w.valid_mask ^ w.active_mask == 0 {
+        // The model's `SleepMask |= ActiveMask` here is cleared again by warpSleep
+        // before anything reads it.
         next(w);
-        w.sleep_mask |= w.active_mask;
         return Ok(warp_sleep(w));
     }
     yield_switch(w, true)

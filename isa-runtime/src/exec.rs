@@ -728,10 +728,9 @@ fn straight(w: &mut Warp, insn: &Instruction) -> R {
                 MemdType::U16 => w.set_ureg_n(n, v as u16 as u32),
                 MemdType::S16 => w.set_ureg_n(n, v as u16 as i16 as i32 as u32),
                 _ => {
+                    // A register past UR62 is dropped by `set_ureg_n`.
                     for k in 0..size / 4 {
-                        if n + k < 63 {
-                            w.set_ureg_n(n + k, (v >> (32 * k)) as u32);
-                        }
+                        w.set_ureg_n(n + k, (v >> (32 * k)) as u32);
                     }
                 }
             }

@@ -138,14 +138,39 @@ fn check(
     cond: BraCond,
     with_ur: bool,
 ) {
+    check_with(
+        line,
+        valid,
+        active,
+        p0,
+        p1,
+        ur4,
+        with_ur.then_some(ur4),
+        cond,
+    );
+}
+
+/// [`check`] with UR4 = `ur4` and the golden model's UR mask `ur_mask` (`None`: the
+/// form without a UR operand).
+#[allow(clippy::too_many_arguments)]
+fn check_with(
+    line: &str,
+    valid: u32,
+    active: u32,
+    p0: u32,
+    p1: u32,
+    ur4: u32,
+    ur_mask: Option<u32>,
+    cond: BraCond,
+) {
     let pg = p0 & !p1; // the lines are written `@P0 BRA !P1, …`
-    let ur_arr = arr(ur4);
+    let ur_arr = ur_mask.map(arr);
     let want = array2mask(&golden(
         &arr(active),
         &arr(valid),
         &arr(pg),
         modi(cond),
-        if with_ur { Some(&ur_arr) } else { None },
+        ur_arr.as_ref(),
     ));
     let mut insns = vec!["NOP".parse::<Instruction>().unwrap(); 4];
     insns.push(Instruction::parse_at(line, 0x40, &|_| None).unwrap());
@@ -249,4 +274,54 @@ fn bra_ur_bitnot_and_spec_examples() {
         BraCond::Div,
         false,
     );
+}
+
+/// `BRA.DIV ~URa` complements the register: the UR mask is the lanes whose bit is
+/// clear. All 32 lanes valid and active, lanes 0..15 with the guard: `is_div` is
+/// whether an active lane without the guard (16..31) is in the UR mask.
+#[test]
+fn bra_negated_ur_names_the_lanes_whose_bit_is_clear() {
+    let a = 0x0000_ffff;
+    let b = 0xffff_0000;
+    // (UR4, whether the whole warp jumps): ~UR4 = 0 and ~UR4 = A leave lanes 16..31
+    // out of the mask (not divergent: no jump); ~UR4 = B names them (jump).
+    for (ur4, jumps) in [(u32::MAX, false), (b, false), (a, true), (0, true)] {
+        let insns = [
+            Instruction::parse_at("@P0 BRA.DIV ~UR4, 0x400", 0, &|_| None).unwrap(),
+            "EXIT".parse::<Instruction>().unwrap(),
+        ];
+        let mut w = Warp::new(u32::MAX);
+        w.set_pred_lanes(p(0), u32::MAX, a);
+        w.set_ureg(ur(4), ur4);
+        let mut m = Machine::new(w, Program::from_instructions(0, &insns));
+        m.step().unwrap();
+        let pc = if jumps { 0x400 } else { 0x10 };
+        assert_eq!(
+            (m.warp.active_pc, m.warp.active_mask),
+            (pc, u32::MAX),
+            "UR4 = {ur4:#x}"
+        );
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(500))]
+
+    /// `BRA ~UR4` against the golden model given the complemented mask.
+    #[test]
+    fn bra_negated_ur_form_matches_the_golden_model(
+        valid in mask(),
+        active_bits in mask(),
+        p0 in mask(),
+        p1 in mask(),
+        ur4 in mask(),
+        div in any::<bool>(),
+        full_active in any::<bool>(),
+    ) {
+        let valid = if valid == 0 { 0x8000_0001 } else { valid };
+        let active = if full_active || valid & active_bits == 0 { valid } else { valid & active_bits };
+        let cond = if div { BraCond::Div } else { BraCond::Conv };
+        let line = format!("@P0 BRA{} !P1, ~UR4, 0x400", modi(cond));
+        check_with(&line, valid, active, p0, p1, ur4, Some(!ur4), cond);
+    }
 }

@@ -325,6 +325,32 @@ fn warpsync_with_a_negated_constant_membermask_syncs_only_the_complement() {
     assert_eq!(m.steps, 6);
 }
 
+/// `WARPSYNC ~Rb` complements each lane's register: lanes 0..15 hold B (their
+/// membermask is A), lanes 16..31 hold A (membermask B), so the warp splits into the
+/// two groups and each goes on alone.
+#[test]
+fn warpsync_with_a_negated_register_membermask_syncs_each_complement_group() {
+    // 1 WARPSYNC ~R3: all arrived, both groups synced; the lowest (A) goes on to 0x10,
+    // B waits at 0x00. 2 VOTE: A. 3 EXIT: B runs at 0x00. 4 WARPSYNC ~R3: B synced,
+    // goes on. 5 VOTE: B. 6 EXIT.
+    let src = "        WARPSYNC ~R3
+                 VOTE.ANY R1, P1, PT
+                 EXIT";
+    let setup = |w: &mut Warp| {
+        for l in 0..32 {
+            w.set_reg(r(3), l, if l < 16 { B } else { A });
+        }
+    };
+    let mut m = start(src, setup);
+    m.step().unwrap();
+    let w = &m.warp;
+    assert_eq!((w.active_pc, w.active_mask), (0x10, A));
+    assert_eq!(w.rpc[16], 0x00, "B waits at the WARPSYNC");
+    assert_eq!(m.run(100), Stop::Exited);
+    assert_reg(&m.warp, 1, A, A, B);
+    assert_eq!(m.steps, 6);
+}
+
 #[test]
 fn a_guarded_ret_sends_each_lane_to_its_own_address() {
     // 1 @P0 RET: A jumps to R[2:3] (0x30 for lanes 0..7, 0x50 for 8..15), B falls

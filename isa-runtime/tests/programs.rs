@@ -696,3 +696,107 @@ fn bsync_release_past_sleeping_lanes_clears_only_the_runners_yield_bits() {
     assert_eq!((w.yield_mask, w.sleep_mask), (a, c));
     assert_eq!(w.breg[0], c);
 }
+
+/// BSYNC switches to one group of the lanes that still owe the barrier at a time: the
+/// lowest missing lane and only the lanes waiting at the same address
+/// (`switchPCByMask`: `ActiveMask = cmask & (RPC == RPC[lid])`), not every missing
+/// lane at once. Lanes 0..7 wait at .L_a, 8..15 at .L_b, 16..31 arrive first.
+#[test]
+fn bsync_switches_to_one_waiting_address_at_a_time() {
+    let m = run(
+        "        BSSY B0, `(.L_join)       // 0x00
+                 @P0 BRA `(.L_a)           // 0x10: 0..7 wait at .L_a
+                 @P1 BRA `(.L_b)           // 0x20: 8..15 wait at .L_b
+                 VOTE.ANY R3, P5, PT       // 0x30: 16..31
+                 BRA `(.L_join)            // 0x40
+        .L_a:    VOTE.ANY R1, P5, PT       // 0x50: 0..7
+                 BRA `(.L_join)            // 0x60
+        .L_b:    VOTE.ANY R2, P5, PT       // 0x70: 8..15
+        .L_join: BSYNC B0                  // 0x80
+                 VOTE.ANY R4, P5, PT       // 0x90: everyone
+                 EXIT                      // 0xa0",
+        |w| {
+            w.set_pred_lanes(p(0), u32::MAX, 0x0000_00ff);
+            w.set_pred_lanes(p(1), u32::MAX, 0x0000_ff00);
+        },
+    );
+    // 1 BSSY. 2, 3 BRA, BRA. 4 VOTE. 5 BRA. 6 BSYNC: 0..15 missing, lane 0 waits at
+    // 0x50: switch to 0..7 only. 7 VOTE. 8 BRA. 9 BSYNC: 8..15 missing: switch to
+    // them at 0x70. 10 VOTE. 11 BSYNC: all arrived. 12 VOTE. 13 EXIT.
+    let w = &m.warp;
+    assert_reg(w, 1, 0x0000_00ff, 0x0000_00ff);
+    assert_reg(w, 2, 0x0000_ff00, 0x0000_ff00);
+    assert_reg(w, 3, 0xffff_0000, 0xffff_0000);
+    assert_reg(w, 4, u32::MAX, u32::MAX);
+    assert_eq!(w.breg[0], 0);
+    assert_eq!(m.steps, 13);
+}
+
+/// YIELD when every valid lane is active has no one to yield to: it just goes on
+/// (`ValidMask ^ ActiveMask == 0`), whether all 32 lanes are valid or only those left
+/// after a partial EXIT; no yield bit is set.
+#[test]
+fn yield_of_the_whole_warp_goes_on() {
+    let m = run(
+        "YIELD
+         VOTE.ANY R1, P1, PT
+         EXIT",
+        |_| {},
+    );
+    assert_reg(&m.warp, 1, u32::MAX, u32::MAX);
+    assert_eq!((m.steps, m.warp.yield_mask), (3, 0));
+    // 1 @P0 EXIT: lanes 0..15 leave, 16..31 (every valid lane) go on. 2 YIELD: goes
+    // on. 3 VOTE. 4 EXIT.
+    let mut m = start(
+        "@P0 EXIT
+         YIELD
+         VOTE.ANY R1, P1, PT
+         EXIT",
+        |w| w.set_pred_lanes(p(0), u32::MAX, 0x0000_ffff),
+    );
+    m.step().unwrap();
+    m.step().unwrap();
+    assert_eq!(masks(&m.warp), (0xffff_0000, 0xffff_0000, 0, 0, 0, 0x20));
+    assert_eq!(m.run(100), Stop::Exited);
+    assert_reg(&m.warp, 1, 0xffff_0000, 0xffff_0000);
+    assert_eq!(m.steps, 4);
+}
+
+/// Grouped WARPSYNC (`WARPSYNC Rb`) whose missing members all yielded switches to
+/// them (`mask_y = cmask & YieldMask`), not to the lowest yielded lane, which is an
+/// arrived one (A) and would only make the WARPSYNC wait on itself forever.
+#[test]
+fn grouped_warpsync_switches_to_a_member_that_yielded() {
+    let mut m = start(
+        "        @P0 BRA `(.L_b)          // 0x00: B = 16..31 jump, A = 0..15 go on
+                 YIELD                    // 0x10: A yields to B
+        .L_s:    WARPSYNC R3              // 0x20: R3 = all lanes
+                 VOTE.ANY R1, P1, PT      // 0x30: everyone
+                 EXIT                     // 0x40
+        .L_b:    YIELD                    // 0x50: B yields to A, which yielded
+                 BRA `(.L_s)              // 0x60",
+        |w| {
+            w.set_pred_lanes(p(0), u32::MAX, 0xffff_0000);
+            for l in 0..32 {
+                w.set_reg(r(3), l, u32::MAX);
+            }
+        },
+    );
+    // 1 BRA: B waits at 0x50. 2 YIELD: A yields (RPC 0x20), B runs. 3 YIELD: B
+    // yields (RPC 0x60), A runs at 0x20.
+    for _ in 0..3 {
+        m.step().unwrap();
+    }
+    assert_eq!((m.warp.active_pc, m.warp.active_mask), (0x20, 0xffff));
+    assert_eq!(m.warp.yield_mask, u32::MAX);
+    // 4 WARPSYNC: A arrived, its group also wants B, which has not arrived and
+    // yielded: A waits (RPC 0x20), B runs at 0x60.
+    m.step().unwrap();
+    let w = &m.warp;
+    assert_eq!((w.active_pc, w.active_mask), (0x60, 0xffff_0000));
+    assert_eq!((w.rpc[0], w.rpc[16]), (0x20, 0x60));
+    // 5 BRA. 6 WARPSYNC: every member arrived, all go on. 7 VOTE. 8 EXIT.
+    assert_eq!(m.run(100), Stop::Exited);
+    assert_reg(&m.warp, 1, u32::MAX, u32::MAX);
+    assert_eq!(m.steps, 8);
+}

@@ -314,6 +314,46 @@ fn ulop3_and_uplop3_truth_tables() {
     assert!(!w.upred(up(5))); // or of zeros
 }
 
+/// UPLOP3's whole truth table: the result is bit `4a + 2b + c` of the LUT, and only
+/// that bit (the bits above it do not count). The LUTs are the usual LOP3 constants
+/// (`0xF0` = a, `0xCC` = b, `0xAA` = c), so each expected value is the function.
+#[test]
+fn uplop3_reads_one_lut_bit_for_every_input() {
+    type Lop = fn(bool, bool, bool) -> bool;
+    let funcs: [(u8, Lop); 8] = [
+        (0xF0, |a, _, _| a),
+        (0xCC, |_, b, _| b),
+        (0xAA, |_, _, c| c),
+        (0x96, |a, b, c| a ^ b ^ c),
+        (0xE8, |a, b, c| (a & b) | (b & c) | (a & c)),
+        (0xFE, |a, b, c| a | b | c),
+        (0x01, |a, b, c| !(a | b | c)),
+        (0xFF, |_, _, _| true),
+    ];
+    for (lut, f) in funcs {
+        for k in 0..8u8 {
+            let (a, b, c) = (k & 4 != 0, k & 2 != 0, k & 1 != 0);
+            let w = run(
+                &format!(
+                    "UPLOP3 UP3, UP0, UP1, UP2, {lut:#x}
+EXIT"
+                ),
+                |w| {
+                    w.set_upred(up(0), a);
+                    w.set_upred(up(1), b);
+                    w.set_upred(up(2), c);
+                },
+            )
+            .warp;
+            assert_eq!(
+                w.upred(up(3)),
+                f(a, b, c),
+                "LUT {lut:#x}, a={a} b={b} c={c}"
+            );
+        }
+    }
+}
+
 #[test]
 fn ushf_directions_types_clamp_and_wrap() {
     let w = uniform(
