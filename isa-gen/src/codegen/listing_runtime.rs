@@ -130,9 +130,14 @@ impl Code {
     /// [`Code::write_asm_with`] with no names but the labels' and symbols', into a
     /// `String`.
     pub fn listing(&self) -> alloc::string::String {
-        let mut s = alloc::string::String::new();
-        // Writing into a `String` cannot fail.
-        let _ = self.write_asm_with(&mut s, &FormatOptions::DEFAULT);
-        s
+        // Through `fmt::Formatter`, whose printers `Display` compiles anyway: a
+        // `String` writer would compile every opcode's printer a second time.
+        struct Listing<'c>(&'c Code);
+        impl core::fmt::Display for Listing<'_> {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                self.0.write_asm_with(f, &FormatOptions::DEFAULT)
+            }
+        }
+        alloc::format!("{}", Listing(self))
     }
 }
