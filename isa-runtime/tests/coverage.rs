@@ -428,6 +428,44 @@ fn constant_memory_outside_the_bank_faults_in_every_form() {
     }
 }
 
+/// The last bytes of a bank are in it: every constant-memory read that ends exactly
+/// at the bank's end (64 KiB) reads the words there (the faults above begin a byte or
+/// more further on).
+#[test]
+fn constant_memory_up_to_the_banks_last_byte_reads_in_every_width() {
+    let w = run(
+        "ULDC UR1, c[0x1f][0xfffc]
+         ULDC.64 UR[2:3], c[0x3][0xfff8]
+         ULDC.U8 UR4, c[0x0][0xffff]
+         EXIT",
+        |w| {
+            w.cmem.write_u32(31, 0xfffc, 0xcafe_f00d);
+            w.cmem.write_u32(3, 0xfff8, 0x1111_2222);
+            w.cmem.write_u32(3, 0xfffc, 0x3333_4444);
+            w.cmem.write_u32(0, 0xfffc, 0xab00_0000);
+        },
+    )
+    .warp;
+    assert_eq!(w.ureg(ur(1)), 0xcafe_f00d);
+    assert_eq!((w.ureg(ur(2)), w.ureg(ur(3))), (0x1111_2222, 0x3333_4444));
+    assert_eq!(w.ureg(ur(4)), 0xab);
+}
+
+/// LEPC writes all 64 bits of the address: a program above 4 GiB finds the high word
+/// of its address in the pair's second register.
+#[test]
+fn lepc_above_4_gib_loads_the_high_word_into_the_second_register() {
+    let base = 0x0000_0001_2345_6780u64;
+    let mut w = Warp::new(u32::MAX);
+    w.active_pc = base;
+    let prog = Program::from_instructions(base, &asm("LEPC R[4:5]\nEXIT"));
+    let mut m = Machine::new(w, prog);
+    assert_eq!(m.run(10), Stop::Exited);
+    // The next instruction's address: base + 0x10.
+    assert_reg(&m.warp, 4, u32::MAX, 0x2345_6790, 0);
+    assert_reg(&m.warp, 5, u32::MAX, 0x1, 0);
+}
+
 #[test]
 fn a_program_of_no_word_is_empty() {
     let empty = Program::from_words(0x100, &[]);

@@ -272,6 +272,35 @@ NOPS9
     assert_eq!(m.steps, 314 * 16 + 1);
 }
 
+/// A candidate that fails because the loop reads the clock starts detection over with
+/// twice the distance between checks, so the livelock after the loop is found at an
+/// exact step.
+#[test]
+fn a_candidate_that_reads_the_clock_doubles_the_distance_between_checks() {
+    // The loop above with a short wait: turn k (16 steps from step 16k) reads cycle
+    // 16k, and turn 7 (cycle 112 >= 100) leaves; from step 128 the warp spins at
+    // .L_end. Checks: 16 keeps the state of a turn's start, 32 finds it again, a
+    // candidate whose first step reads the clock: detection starts over from step
+    // 32 with the distance doubled (32), so 64 is a candidate again (distance 64),
+    // then 128, where the warp has left: the checkpoint moves to step 128 and the
+    // distance doubles as usual (128). The check of step 256 finds the spin, one
+    // step confirms it.
+    let src = "
+        .L_wait: S2UR UR1, SR_CLOCKLO
+                 UISETP.GE.U32.AND UP0, UPT, UR1, 0x64, UPT     // 100
+                 USEL UR2, URZ, 0xffffff00, UP0                 // UP0 ? 0 : -0x100
+                 UMOV UR1, 0x0
+NOPS11
+                 BRX UR2, `(.L_end)                             // .L_end + UR2
+        .L_end:  BRA `(.L_end)";
+    let mut m = start(&src.replace("NOPS11", &nops(11)), |_| {});
+    let (pc, period, cycle, ..) = livelock(m.run(1_000_000));
+    assert_eq!((pc, period), (0x100, 1));
+    assert_eq!(cycle, vec![step(0x100, "BRA 0x100", u32::MAX)]);
+    assert_eq!(m.steps, 257);
+    assert!(m.warp.upred(up(0)));
+}
+
 /// `n` lines of NOP.
 fn nops(n: usize) -> String {
     vec!["NOP"; n].join("\n")

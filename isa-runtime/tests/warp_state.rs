@@ -182,3 +182,41 @@ fn constant_memory_lists_its_non_zero_words() {
     );
     assert_eq!(w.cmem.read(0, 0x10, 4), Some(0xaabb_ccdd));
 }
+
+/// Constant memory at a bank's edges: a read that ends exactly at the bank's last
+/// byte is inside it (in the last bank too, written or not); one byte further, a
+/// negative address, or a bank past the last one is outside (`None`), even at an
+/// address every bank has.
+#[test]
+fn constant_memory_reads_up_to_a_banks_last_byte_and_no_further() {
+    let mut w = Warp::new(u32::MAX);
+    let end = CMEM_BANK_SIZE as i64;
+    let last = CMEM_BANKS as u8 - 1;
+    let top = CMEM_BANK_SIZE as u32;
+    assert!(w.cmem.write_u32(last, top - 8, 0x5566_7788));
+    assert!(w.cmem.write_u32(last, top - 4, 0x1122_3344));
+    assert_eq!(w.cmem.read(last, end - 4, 4), Some(0x1122_3344));
+    assert_eq!(w.cmem.read(last, end - 8, 8), Some(0x1122_3344_5566_7788));
+    assert_eq!(w.cmem.read(last, end - 1, 1), Some(0x11));
+    assert_eq!(w.cmem.read(0, end - 16, 16), Some(0), "an unwritten bank");
+    // One byte past the end.
+    assert_eq!(w.cmem.read(last, end - 3, 4), None);
+    assert_eq!(w.cmem.read(last, end - 7, 8), None);
+    assert_eq!(w.cmem.read(0, end, 1), None);
+    // No such bank: not the zeros of an unwritten one.
+    assert_eq!(w.cmem.read(CMEM_BANKS as u8, 0, 4), None);
+    assert_eq!(w.cmem.read(u8::MAX, 0x10, 4), None);
+    // Before the start.
+    assert_eq!(w.cmem.read(last, -4, 4), None);
+}
+
+/// A 64-bit register write puts the low word in R`n` and the high word in R`n+1`, in
+/// that lane only.
+#[test]
+fn a_64_bit_register_write_puts_the_high_word_in_the_next_register() {
+    let mut w = Warp::new(u32::MAX);
+    w.set_reg64(r(4), 7, 0x1234_5678_9abc_def0);
+    assert_eq!((w.reg(r(4), 7), w.reg(r(5), 7)), (0x9abc_def0, 0x1234_5678));
+    assert_eq!((w.reg(r(4), 6), w.reg(r(5), 6)), (0, 0));
+    assert_eq!(w.gpr_touched().collect::<Vec<_>>(), [4, 5]);
+}
