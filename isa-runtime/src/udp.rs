@@ -287,10 +287,10 @@ pub fn f32_to_f16(x: u32) -> u16 {
         q += 1;
     }
     if e >= 1 {
-        // q holds the implicit bit (0x400..=0x800 after rounding).
+        // q holds the implicit bit (0x400..=0x800 after rounding); 0x800 is the next
+        // exponent's implicit bit with a zero mantissa, which `q & 0x3ff` reads as is.
         let mut e = e as u32;
         if q >= 0x800 {
-            q >>= 1;
             e += 1;
         }
         if e >= 31 {

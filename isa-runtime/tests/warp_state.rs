@@ -220,3 +220,21 @@ fn a_64_bit_register_write_puts_the_high_word_in_the_next_register() {
     assert_eq!((w.reg(r(4), 6), w.reg(r(5), 6)), (0, 0));
     assert_eq!(w.gpr_touched().collect::<Vec<_>>(), [4, 5]);
 }
+
+/// A 64-bit read joins `R[r]` (low word) and `R[r+1]` (high word), per lane; the pair
+/// past the last register reads its missing half as 0.
+#[test]
+fn a_64_bit_register_read_takes_the_high_word_from_the_next_register() {
+    let mut w = Warp::new(u32::MAX);
+    w.set_reg(r(2), 3, 0x9abc_def0);
+    w.set_reg(r(3), 3, 0x1234_5678);
+    w.set_reg(r(3), 4, 1);
+    w.set_reg(r(254), 3, 0xffff_0000);
+    assert_eq!(w.reg64(r(2), 3), 0x1234_5678_9abc_def0);
+    assert_eq!(w.reg64(r(2), 4), 0x1_0000_0000);
+    assert_eq!(w.reg64(r(3), 3), 0x1234_5678);
+    assert_eq!(w.reg64(r(254), 3), 0xffff_0000);
+    // The same value back through a 64-bit write.
+    w.set_reg64(r(10), 3, w.reg64(r(2), 3));
+    assert_eq!(w.reg64(r(10), 3), 0x1234_5678_9abc_def0);
+}
