@@ -231,21 +231,29 @@ NOPS5
     assert_eq!((more, starved, yielded), (true, 0, 0));
 }
 
+/// A turn of 16 steps that reads the clock (`S2UR`) and leaves once it reads at least
+/// `limit`, then spins at `.L_end` (0x100): the state is the same at every turn's
+/// start (UR1 = 0, UP0 false, UR2 = -0x100).
+fn clock_wait(limit: u32) -> String {
+    let src = "
+        .L_wait: S2UR UR1, SR_CLOCKLO
+                 UISETP.GE.U32.AND UP0, UPT, UR1, LIMIT, UPT
+                 USEL UR2, URZ, 0xffffff00, UP0                 // UP0 ? 0 : -0x100
+                 UMOV UR1, 0x0
+NOPS11
+                 BRX UR2, `(.L_end)                             // .L_end + UR2
+        .L_end:  BRA `(.L_end)";
+    src.replace("LIMIT", &format!("{limit:#x}"))
+        .replace("NOPS11", &nops(11))
+}
+
 #[test]
 fn a_loop_waiting_for_the_clock_is_not_a_livelock() {
     // A turn of 16 steps: the state is the same at every turn's start (UR1 = 0, UP0
     // false, UR2 = -0x100), which the checks (16 steps apart at first) see, but the
     // loop reads the clock: the S2UR of turn k runs at cycle 16k, so turn 313 (cycle
     // 5008) leaves. Then the warp spins at .L_end: that is a livelock.
-    let src = "
-        .L_wait: S2UR UR1, SR_CLOCKLO
-                 UISETP.GE.U32.AND UP0, UPT, UR1, 0x1388, UPT   // 5000
-                 USEL UR2, URZ, 0xffffff00, UP0                 // UP0 ? 0 : -0x100
-                 UMOV UR1, 0x0
-NOPS11
-                 BRX UR2, `(.L_end)                             // .L_end + UR2
-        .L_end:  BRA `(.L_end)";
-    let mut m = start(&src.replace("NOPS11", &nops(11)), |_| {});
+    let mut m = start(&clock_wait(5000), |_| {});
     let (pc, period, ..) = livelock(m.run(1_000_000));
     assert_eq!((pc, period), (0x100, 1));
     assert!(m.steps > 314 * 16, "{} steps", m.steps);
@@ -285,15 +293,7 @@ fn a_candidate_that_reads_the_clock_doubles_the_distance_between_checks() {
     // then 128, where the warp has left: the checkpoint moves to step 128 and the
     // distance doubles as usual (128). The check of step 256 finds the spin, one
     // step confirms it.
-    let src = "
-        .L_wait: S2UR UR1, SR_CLOCKLO
-                 UISETP.GE.U32.AND UP0, UPT, UR1, 0x64, UPT     // 100
-                 USEL UR2, URZ, 0xffffff00, UP0                 // UP0 ? 0 : -0x100
-                 UMOV UR1, 0x0
-NOPS11
-                 BRX UR2, `(.L_end)                             // .L_end + UR2
-        .L_end:  BRA `(.L_end)";
-    let mut m = start(&src.replace("NOPS11", &nops(11)), |_| {});
+    let mut m = start(&clock_wait(100), |_| {});
     let (pc, period, cycle, ..) = livelock(m.run(1_000_000));
     assert_eq!((pc, period), (0x100, 1));
     assert_eq!(cycle, vec![step(0x100, "BRA 0x100", u32::MAX)]);
