@@ -250,12 +250,15 @@ proptest! {
         ur4 in mask(),
         div in any::<bool>(),
         full_active in any::<bool>(),
+        negated in any::<bool>(),
     ) {
         let valid = if valid == 0 { 0x8000_0001 } else { valid };
         let active = if full_active || valid & active_bits == 0 { valid } else { valid & active_bits };
         let cond = if div { BraCond::Div } else { BraCond::Conv };
-        let line = format!("@P0 BRA{} !P1, UR4, 0x400", modi(cond));
-        check(&line, valid, active, p0, p1, ur4, cond, true);
+        // `~UR4`: the golden model is given the complemented mask.
+        let (ur, mask) = if negated { ("~UR4", !ur4) } else { ("UR4", ur4) };
+        let line = format!("@P0 BRA{} !P1, {ur}, 0x400", modi(cond));
+        check_with(&line, valid, active, p0, p1, ur4, Some(mask), cond);
     }
 }
 
@@ -301,27 +304,5 @@ fn bra_negated_ur_names_the_lanes_whose_bit_is_clear() {
             (pc, u32::MAX),
             "UR4 = {ur4:#x}"
         );
-    }
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(500))]
-
-    /// `BRA ~UR4` against the golden model given the complemented mask.
-    #[test]
-    fn bra_negated_ur_form_matches_the_golden_model(
-        valid in mask(),
-        active_bits in mask(),
-        p0 in mask(),
-        p1 in mask(),
-        ur4 in mask(),
-        div in any::<bool>(),
-        full_active in any::<bool>(),
-    ) {
-        let valid = if valid == 0 { 0x8000_0001 } else { valid };
-        let active = if full_active || valid & active_bits == 0 { valid } else { valid & active_bits };
-        let cond = if div { BraCond::Div } else { BraCond::Conv };
-        let line = format!("@P0 BRA{} !P1, ~UR4, 0x400", modi(cond));
-        check_with(&line, valid, active, p0, p1, ur4, Some(!ur4), cond);
     }
 }
