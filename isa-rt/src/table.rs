@@ -40,6 +40,23 @@ impl At {
             None => 0,
         }
     }
+
+    /// The same place, starting below bit 128: a field past the word becomes one
+    /// with no bits at bit 0.
+    pub const fn inside(self) -> At {
+        if self.start >= 128 {
+            At { start: 0, mask: 0 }
+        } else {
+            self
+        }
+    }
+
+    /// [`At::get`] without its test of the start, for a place made by [`At::inside`]
+    /// (the printer's plans): a start past the word reads from `start % 128`.
+    #[inline(always)]
+    pub const fn read(self, word: u128) -> u128 {
+        (word >> (self.start & 127)) & self.mask
+    }
 }
 
 /// How many bytes of padding follow the last text of [`Tables::text`]: the printer
@@ -98,6 +115,11 @@ pub struct Tables<'t> {
     pub indices: &'t [u16],
     /// Expressions, in postfix order (see [`crate::expr`]).
     pub exprs: &'t [crate::expr::Op],
+    /// How each opcode prints, a run of [`Tables::pieces`] by opcode: the rows above
+    /// compiled by [`crate::print::plan`] (an opcode without one prints as an error).
+    pub plans: &'t [Run],
+    /// The pieces of every opcode's plan.
+    pub pieces: &'t [Piece],
 }
 
 impl<'t> Tables<'t> {
@@ -341,6 +363,105 @@ pub struct SubRow {
     pub set: u128,
 }
 
+/// One step of printing an opcode: a piece of its line, with what printing it reads
+/// carried inline (a field's place, its default, its names) so that the common pieces
+/// read one row. Built by [`crate::print::plan`] from the other rows; a field's place
+/// in a piece always starts below bit 128 (see [`At::read`]).
+// An explicit tag: the printer's dispatch reads one byte, where a tag folded into the
+// `u128`s' niches took a dozen instructions to decode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Piece {
+    /// The guard `@P0 ` / `@!P0 `, left out at its default unless negated.
+    Guard {
+        /// Its field's place.
+        at: At,
+        /// Its default code.
+        default: Option<u128>,
+        /// Its `.not` sub-field's place and the code that writes `!`.
+        not: Option<(At, u128)>,
+        /// Its field (for names past the dense ones).
+        field: u16,
+        /// Its type's dense names.
+        names: Run,
+    },
+    /// A text of the tables (the mnemonic).
+    Text(Str),
+    /// A modifier `.NAME`, left out at its default unless defaults are shown.
+    Mod {
+        /// Its field's place.
+        at: At,
+        /// Its default code.
+        default: Option<u128>,
+        /// Its field (for names past the dense ones).
+        field: u16,
+        /// Its type's dense names.
+        names: Run,
+    },
+    /// The start of an operand: `' '` before the first, `", "` before the others.
+    Sep {
+        /// Whether the operand may be left out: its place among the optional operands
+        /// counted from the last, or `u16::MAX` when it is required.
+        optional: u16,
+        /// How many pieces after this one are the operand's (skipped with it).
+        len: u16,
+    },
+    /// A prefix sub-field: `symbol` when its field holds `set`.
+    Prefix {
+        /// Its field's place.
+        at: At,
+        /// The code that writes the symbol.
+        set: u128,
+        /// `!`, `-` or `~`.
+        symbol: u8,
+    },
+    /// A negation with an `ext` modifier (`CvtINegX`): `~` when `ext` holds `x`, else
+    /// `-`, when its field holds `set`.
+    NegExt {
+        /// Its field's place.
+        at: At,
+        /// The code that writes the symbol.
+        set: u128,
+        /// The `ext` field's place.
+        ext: At,
+        /// The code of `ext` that writes `~`.
+        x: u128,
+    },
+    /// A suffix sub-field `.NAME`, left out at its default.
+    Suffix {
+        /// Its field's place.
+        at: At,
+        /// Its default code.
+        default: Option<u128>,
+        /// Its field (for names past the dense ones).
+        field: u16,
+        /// Its type's dense names.
+        names: Run,
+    },
+    /// An operand that is one field written by name (a register of one, or an enum
+    /// value).
+    Name {
+        /// Its field's place.
+        at: At,
+        /// Its field (for names past the dense ones).
+        field: u16,
+        /// Its type's dense names.
+        names: Run,
+    },
+    /// An operand that is one immediate written as a number.
+    Number {
+        /// Its field's place.
+        at: At,
+        /// Its width when it is two's complement, else 0.
+        signed: u8,
+    },
+    /// Any other operand (its sub-fields aside), written through its row.
+    Operand {
+        /// Its position among the opcode's operands.
+        operand: u16,
+    },
+}
+
 /// Owned tables, built at run time from a spec read by a tool; [`TableBuf::tables`]
 /// borrows the [`Tables`] the engines read.
 #[cfg(feature = "alloc")]
@@ -366,6 +487,10 @@ pub struct TableBuf {
     pub indices: alloc::vec::Vec<u16>,
     /// See [`Tables::exprs`].
     pub exprs: alloc::vec::Vec<crate::expr::Op>,
+    /// See [`Tables::plans`]: filled by [`TableBuf::plan`].
+    pub plans: alloc::vec::Vec<Run>,
+    /// See [`Tables::pieces`].
+    pub pieces: alloc::vec::Vec<Piece>,
     /// The texts added so far (each is added once).
     seen: alloc::collections::BTreeMap<alloc::string::String, Str>,
 }
@@ -384,6 +509,8 @@ impl Default for TableBuf {
             subs: Default::default(),
             indices: Default::default(),
             exprs: Default::default(),
+            plans: Default::default(),
+            pieces: Default::default(),
             seen: Default::default(),
         }
     }
@@ -404,7 +531,17 @@ impl TableBuf {
             subs: &self.subs,
             indices: &self.indices,
             exprs: &self.exprs,
+            plans: &self.plans,
+            pieces: &self.pieces,
         }
+    }
+
+    /// Compiles every opcode's plan from the other rows (see [`crate::print::plan`]):
+    /// the last step of building tables, after every opcode's rows.
+    pub fn plan(&mut self) {
+        let (plans, pieces) = crate::print::plan(&self.tables());
+        self.plans = plans;
+        self.pieces = pieces;
     }
 
     /// Adds `s` to the text (once: the same text again gets the same range).

@@ -1,9 +1,10 @@
 //! The model as the tables of `isa_rt::table`: what the run-time printer (and, in
 //! time, the other engines) reads about a spec. Built here once from the model and the
-//! assembler's per-opcode facts; the interpreting tier prints through it. The generated
-//! tier still compiles a printer per opcode (`codegen/asm.rs`) until the engine prints
-//! as fast (docs/decisions.md, "One printer over one table schema"); `tests/format.rs`
-//! holds the two to the same text for every opcode and option.
+//! assembler's per-opcode facts, then each opcode's print plan compiled from those rows
+//! (`TableBuf::plan`, the engine's); the interpreting tier prints through it. The
+//! generated tier still compiles a printer per opcode (`codegen/asm.rs`) until the
+//! engine prints as fast (docs/decisions.md, "The printer's fourth step");
+//! `tests/format.rs` holds the two to the same text for every opcode and option.
 
 use isa_rt::expr::Op;
 use isa_rt::print::registers;
@@ -34,6 +35,7 @@ pub fn build(a: &Assembler) -> TableBuf {
         let row = opcode_row(&mut t, a, i);
         t.opcodes.push(row);
     }
+    t.plan();
     t
 }
 
