@@ -568,7 +568,7 @@ const FIELD_NAMES: &[&str] = &[
     "type", "fn", "self", "super", "crate", "match", "async", "dyn", "true", "None", "r", "_",
     "encode", "new", "bits", "core", "std",
 ];
-const OPCODE_NAMES: &[&str] = &["where", "loop", "box", "static"];
+const OPCODE_NAMES: &[&str] = &["where", "loop", "box", "static", "SUB", "READ", "FAIL"];
 
 fn keyword_spec() -> String {
     let mut s = String::from(TYPES);
@@ -611,6 +611,8 @@ fn rust_keywords_as_names() {
         "pub fn_:",
         "pub self_:",
         "Where",
+        "pub struct Sub {",
+        "pub struct Read {",
     ] {
         assert!(
             code.contains(escaped),
@@ -1061,7 +1063,7 @@ fn prelude_spec() -> String {
         "PhantomData",
         "Range",
         "Add",
-        "Sub2",
+        "Sub",
         "Not",
         "Core",
         "Std",
@@ -1072,6 +1074,17 @@ fn prelude_spec() -> String {
         "Cur",
         "Found",
         "LexError",
+        // Names of the assembler's matcher, in a module of its own (`asm_match`).
+        "Kind",
+        "At",
+        "Read",
+        "Fail",
+        "OpcodeSpec",
+        "ModSpec",
+        "GuardSpec",
+        "ImmAddr",
+        "NameFn",
+        "CountFn",
     ];
     // Every type is generated, used or not; the first is also an operand.
     let mut extra = String::new();

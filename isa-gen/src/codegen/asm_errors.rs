@@ -308,7 +308,7 @@ impl core::fmt::Display for AsmErrorDisplay<'_> {
                         ::isa_rt::num::write_hex(f, max)?;
                         if let Some(w) = signed {
                             write!(f, ", or its {w}-bit pattern up to ")?;
-                            ::isa_rt::num::write_hex(f, bounds(w, false).1)?;
+                            ::isa_rt::num::write_hex(f, asm_match::bounds(w, false).1)?;
                         }
                         f.write_str(")")
                     }

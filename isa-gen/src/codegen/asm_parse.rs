@@ -18,7 +18,7 @@ const PRINT: &str = include_str!("print_runtime.rs");
 fn at(start: u32, width: u32) -> TokenStream {
     let s = lit(start as u128, "u8");
     let w = lit(width as u128, "u8");
-    quote! { At { start: #s, width: #w } }
+    quote! { asm_match::At { start: #s, width: #w } }
 }
 
 impl Gen<'_> {
@@ -36,7 +36,17 @@ impl Gen<'_> {
             Ok(t) => t,
             Err(_) => quote! { compile_error!("isa-gen: print_runtime.rs does not tokenize"); },
         };
-        quote! { #runtime #print #errors }
+        // The matcher's own items live in a module of their own, so that their names
+        // (`Sub`, `Kind`, `At`, …) do not take names a spec may give its opcodes and
+        // types; the root names them by path (`asm_match::Kind`).
+        quote! {
+            mod asm_match {
+                use super::*;
+                #runtime
+            }
+            #print
+            #errors
+        }
     }
 
     fn name_fn(&self, ty: TypeId) -> proc_macro2::Ident {
@@ -103,8 +113,8 @@ impl Gen<'_> {
         let t = model.ty(f.ty);
         let a = at(f.start, f.width);
         let role = match kind {
-            SubKind::Not => quote! { SubRole::Not },
-            SubKind::BitNot => quote! { SubRole::BitNot },
+            SubKind::Not => quote! { asm_match::SubRole::Not },
+            SubKind::BitNot => quote! { asm_match::SubRole::BitNot },
             SubKind::Neg { ext } => match ext.and_then(|e| {
                 let ef = &op.fields[e];
                 model.ty(ef.ty).enum_code("X").map(|x| (ef, x))
@@ -112,20 +122,20 @@ impl Gen<'_> {
                 Some((ef, x)) => {
                     let ea = at(ef.start, ef.width);
                     let x = lit(x, "u64");
-                    quote! { SubRole::Neg(Some((#ea, #x))) }
+                    quote! { asm_match::SubRole::Neg(Some((#ea, #x))) }
                 }
-                None => quote! { SubRole::Neg(None) },
+                None => quote! { asm_match::SubRole::Neg(None) },
             },
             SubKind::Suffix => {
                 let nf = self.name_fn(f.ty);
-                quote! { SubRole::Suffix(#nf) }
+                quote! { asm_match::SubRole::Suffix(#nf) }
             }
         };
         let (unset, set) = t.symbol_codes().unwrap_or((0, 1));
         let set = lit(set, "u64");
         let unset = lit(unset, "u64");
         let default = lit(f.default.unwrap_or(0), "u64");
-        quote! { Sub { at: #a, role: #role, set: #set, unset: #unset, default: #default } }
+        quote! { asm_match::Sub { at: #a, role: #role, set: #set, unset: #unset, default: #default } }
     }
 
     /// The `OpcodeSpec` of one opcode, with the functions it points to.
@@ -161,7 +171,7 @@ impl Gen<'_> {
                 let text: Vec<String> = vs.iter().map(|v| format!(".{}", v.name)).collect();
                 let text = text.join(", ");
                 quote! {
-                    ModSpec { at: #a, field: #name, values: &[ #( (#vnames, #vcodes) ),* ], required: #required, values_text: #text }
+                    asm_match::ModSpec { at: #a, field: #name, values: &[ #( (#vnames, #vcodes) ),* ], required: #required, values_text: #text }
                 }
             })
             .collect();
@@ -186,7 +196,7 @@ impl Gen<'_> {
                     }
                     None => quote! { None },
                 };
-                quote! { Some(GuardSpec { at: #a, name: #nf, type_name: #tn, not: #not }) }
+                quote! { Some(asm_match::GuardSpec { at: #a, name: #nf, type_name: #tn, not: #not }) }
             }
         };
 
@@ -204,7 +214,7 @@ impl Gen<'_> {
                             let prefix = &rf.prefix;
                             let (lo, hi) = (lit(rf.lo, "u64"), lit(rf.hi, "u64"));
                             let count = match op.bitwidth(f) {
-                                None => quote! { count_n::<1> },
+                                None => quote! { asm_match::count_n::<1> },
                                 // An expression that reads no field (`32`, `(1) * 64`)
                                 // is a constant.
                                 Some(b)
@@ -216,7 +226,7 @@ impl Gen<'_> {
                                 {
                                     let v = b.expr.eval(&|_| 0);
                                     let n = lit((v.clamp(1, 1024) as u128).div_ceil(32), "");
-                                    quote! { count_n::<#n> }
+                                    quote! { asm_match::count_n::<#n> }
                                 }
                                 Some(b) => {
                                     let cf = format_ident!(
@@ -252,32 +262,41 @@ impl Gen<'_> {
                                     quote! { #cf }
                                 }
                             };
-                            quote! { Kind::Reg { name: #nf, prefix: #prefix, lo: #lo, hi: #hi, count: #count } }
+                            quote! { asm_match::Kind::Reg { name: #nf, prefix: #prefix, lo: #lo, hi: #hi, count: #count } }
                         }
                         TypeKind::Enum(vs) => {
                             let nf = self.name_fn(field.ty);
                             let tn = &t.name;
                             let names = vs.iter().map(|v| v.name.as_str());
-                            quote! { Kind::Enum { name: #nf, type_name: #tn, values: &[ #( #names ),* ] } }
+                            quote! { asm_match::Kind::Enum { name: #nf, type_name: #tn, values: &[ #( #names ),* ] } }
                         }
                         TypeKind::Immediate { signed } => {
                             let tn = &t.name;
                             let w = lit(t.width as u128, "u8");
                             let op = &a.model.opcodes[opcode];
                             let (mode, shift) = match op.address(f) {
-                                Some((s, Address::Relative)) => (quote! { ImmAddr::Rel }, s),
-                                Some((s, Address::Absolute)) => (quote! { ImmAddr::Abs }, s),
-                                Some((s, Address::Number)) => (quote! { ImmAddr::Scaled }, s),
+                                Some((s, Address::Relative)) => {
+                                    (quote! { asm_match::ImmAddr::Rel }, s)
+                                }
+                                Some((s, Address::Absolute)) => {
+                                    (quote! { asm_match::ImmAddr::Abs }, s)
+                                }
+                                Some((s, Address::Number)) => {
+                                    (quote! { asm_match::ImmAddr::Scaled }, s)
+                                }
                                 Some((s, Address::Select { field, code })) => {
                                     let g = &op.fields[field];
                                     let at = at(g.start, g.width);
                                     let code = lit(code, "u128");
-                                    (quote! { ImmAddr::Select { mode: #at, abs: #code } }, s)
+                                    (
+                                        quote! { asm_match::ImmAddr::Select { mode: #at, abs: #code } },
+                                        s,
+                                    )
                                 }
-                                None => (quote! { ImmAddr::No }, 0),
+                                None => (quote! { asm_match::ImmAddr::No }, 0),
                             };
                             let shift = lit(shift as u128, "u8");
-                            quote! { Kind::Imm { type_name: #tn, width: #w, signed: #signed, addr: #mode, shift: #shift } }
+                            quote! { asm_match::Kind::Imm { type_name: #tn, width: #w, signed: #signed, addr: #mode, shift: #shift } }
                         }
                         TypeKind::ConstMem {
                             bank_bits,
@@ -288,7 +307,7 @@ impl Gen<'_> {
                                 lit(*bank_bits as u128, "u8"),
                                 lit(*offset_bits as u128, "u8"),
                             );
-                            quote! { Kind::CMem { bank_bits: #b, offset_bits: #o, signed: #offset_signed } }
+                            quote! { asm_match::Kind::CMem { bank_bits: #b, offset_bits: #o, signed: #offset_signed } }
                         }
                     };
                     (kind, f, f, field.default.is_some())
@@ -315,7 +334,7 @@ impl Gen<'_> {
                     let (b, o) = (lit(bank_bits as u128, "u8"), lit(offset_bits as u128, "u8"));
                     let rt = &model.ty(rf.ty).name;
                     (
-                        quote! { Kind::CMemIdx { bank_bits: #b, offset_bits: #o, signed: #offset_signed, reg: #ra, reg_name: #nf, reg_type: #rt, zero: #zero } },
+                        quote! { asm_match::Kind::CMemIdx { bank_bits: #b, offset_bits: #o, signed: #offset_signed, reg: #ra, reg_name: #nf, reg_type: #rt, zero: #zero } },
                         mem,
                         mem,
                         false,
@@ -334,7 +353,7 @@ impl Gen<'_> {
                     let os = matches!(ot.kind, TypeKind::Immediate { signed: true });
                     let rt = &model.ty(op.fields[reg].ty).name;
                     (
-                        quote! { Kind::RegIdx { prefix: #prefix, reg_name: #nf, reg_type: #rt, off: #oa_, off_width: #ow, off_signed: #os } },
+                        quote! { asm_match::Kind::RegIdx { prefix: #prefix, reg_name: #nf, reg_type: #rt, off: #oa_, off_width: #ow, off_signed: #os } },
                         reg,
                         usize::MAX,
                         false,
@@ -342,7 +361,12 @@ impl Gen<'_> {
                 }
                 OperandKind::Word(wd) => {
                     let name = &model.words[wd.0].name;
-                    (quote! { Kind::Word(#name) }, usize::MAX, usize::MAX, false)
+                    (
+                        quote! { asm_match::Kind::Word(#name) },
+                        usize::MAX,
+                        usize::MAX,
+                        false,
+                    )
                 }
             };
             let main_at = if main == usize::MAX {
@@ -361,7 +385,7 @@ impl Gen<'_> {
                     .collect()
             };
             operands.push(quote! {
-                OperandSpec { kind: #kind, at: #main_at, subs: &[ #( #subs ),* ], label: #label, expected: #expected, optional: #optional }
+                asm_match::OperandSpec { kind: #kind, at: #main_at, subs: &[ #( #subs ),* ], label: #label, expected: #expected, optional: #optional }
             });
         }
         let req_after = crate::asm::required_after_pub(a, opcode)
@@ -369,7 +393,7 @@ impl Gen<'_> {
             .map(|r| lit(r as u128, "u8"));
 
         let check = if op.exceptions.is_empty() {
-            quote! { check_none }
+            quote! { asm_match::check_none }
         } else {
             let cf = format_ident!("check_{}", super::names::field_name(&op.name));
             let st = self.struct_ident(op);
@@ -393,7 +417,7 @@ impl Gen<'_> {
             .collect();
         let mods_text = mods_text.join(" ");
         items.push(quote! {
-            const #spec: OpcodeSpec = OpcodeSpec {
+            const #spec: asm_match::OpcodeSpec = asm_match::OpcodeSpec {
                 mnemonic: #mnemonic,
                 fields: &[ #( #field_names ),* ],
                 mods_text: #mods_text,
@@ -475,7 +499,7 @@ impl Gen<'_> {
             unknown
         } else {
             quote! {
-                let specs: &[&OpcodeSpec] = match l.parts[0].0 {
+                let specs: &[&asm_match::OpcodeSpec] = match l.parts[0].0 {
                     #( #single )*
                     _ => { #unknown }
                 };
@@ -505,11 +529,11 @@ impl Gen<'_> {
                 #[allow(clippy::result_large_err, unused_labels)]
                 pub fn parse_at(line: &str, addr: u64, labels: &dyn Fn(&str) -> Option<u64>) -> Result<Instruction, AsmError> {
                     let l = ::isa_rt::lex::lex(line)?;
-                    let (m0, cands): (usize, &[&OpcodeSpec]) = 'found: {
+                    let (m0, cands): (usize, &[&asm_match::OpcodeSpec]) = 'found: {
                         #( #multi )*
                         #single_part
                     };
-                    let word = assemble(&l, m0, cands, addr, labels)?;
+                    let word = asm_match::assemble(&l, m0, cands, addr, labels)?;
                     Instruction::decode(word).map_err(|_| {
                         AsmError::new(0, line.len(), AsmErrorKind::Msg("internal error: the assembled word does not decode"))
                     })

@@ -10,7 +10,7 @@
 // Which variants a spec uses depends on its `__DefFlow`s.
 #[allow(dead_code)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum ImmAddr {
+pub(super) enum ImmAddr {
     /// A plain number.
     No,
     /// An address relative to the next instruction (accepts a label).
@@ -33,9 +33,9 @@ enum ImmAddr {
 
 /// A field's place in the word.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct At {
-    start: u8,
-    width: u8,
+pub(super) struct At {
+    pub(super) start: u8,
+    pub(super) width: u8,
 }
 
 impl At {
@@ -46,7 +46,7 @@ impl At {
             (1u128 << self.width) - 1
         }
     }
-    fn get(self, w: u128) -> u64 {
+    pub(super) fn get(self, w: u128) -> u64 {
         ((w >> self.start) & self.mask()) as u64
     }
     fn set(self, w: &mut u128, v: u128) {
@@ -55,12 +55,12 @@ impl At {
 }
 
 /// The code of a register or enum value written as text.
-type NameFn = fn(&str) -> Option<u64>;
+pub(super) type NameFn = fn(&str) -> Option<u64>;
 /// How many 32-bit registers an operand spans, from the modifiers already in the word.
-type CountFn = fn(u128) -> u64;
+pub(super) type CountFn = fn(u128) -> u64;
 
 /// An operand of a fixed width spans `N` registers.
-fn count_n<const N: u64>(_: u128) -> u64 {
+pub(super) fn count_n<const N: u64>(_: u128) -> u64 {
     N
 }
 
@@ -68,7 +68,7 @@ fn count_n<const N: u64>(_: u128) -> u64 {
 // A spec without sub-fields of some kind never constructs its variant.
 #[allow(dead_code)]
 #[derive(Clone, Copy, Debug)]
-enum SubRole {
+pub(super) enum SubRole {
     /// `!`.
     Not,
     /// `-`, or `~` when the `ext` field holds the `X` code.
@@ -80,20 +80,20 @@ enum SubRole {
 }
 
 #[derive(Clone, Copy, Debug)]
-struct Sub {
-    at: At,
-    role: SubRole,
+pub(super) struct Sub {
+    pub(super) at: At,
+    pub(super) role: SubRole,
     /// Codes with the symbol written, and without it; the default is in the base word.
-    set: u64,
-    unset: u64,
-    default: u64,
+    pub(super) set: u64,
+    pub(super) unset: u64,
+    pub(super) default: u64,
 }
 
 /// What an operand is.
 // A spec without operands of some kind never constructs its variant.
 #[allow(dead_code)]
 #[derive(Clone, Copy, Debug)]
-enum Kind {
+pub(super) enum Kind {
     Reg {
         name: NameFn,
         prefix: &'static str,
@@ -145,55 +145,55 @@ enum Kind {
 }
 
 #[derive(Clone, Copy, Debug)]
-struct OperandSpec {
-    kind: Kind,
+pub(super) struct OperandSpec {
+    pub(super) kind: Kind,
     /// The main field (the constant-memory field of `C[…]`, the register of `PREFIX[…]`).
-    at: At,
-    subs: &'static [Sub],
-    label: &'static str,
-    expected: &'static str,
-    optional: bool,
+    pub(super) at: At,
+    pub(super) subs: &'static [Sub],
+    pub(super) label: &'static str,
+    pub(super) expected: &'static str,
+    pub(super) optional: bool,
 }
 
 #[derive(Clone, Copy, Debug)]
-struct ModSpec {
-    at: At,
-    field: &'static str,
-    values: &'static [(&'static str, u64)],
-    required: bool,
+pub(super) struct ModSpec {
+    pub(super) at: At,
+    pub(super) field: &'static str,
+    pub(super) values: &'static [(&'static str, u64)],
+    pub(super) required: bool,
     /// `.A, .B` for messages.
-    values_text: &'static str,
+    pub(super) values_text: &'static str,
 }
 
 #[derive(Clone, Copy, Debug)]
-struct GuardSpec {
-    at: At,
-    name: NameFn,
-    type_name: &'static str,
-    not: Option<Sub>,
+pub(super) struct GuardSpec {
+    pub(super) at: At,
+    pub(super) name: NameFn,
+    pub(super) type_name: &'static str,
+    pub(super) not: Option<Sub>,
 }
 
 #[derive(Debug)]
-struct OpcodeSpec {
-    mnemonic: &'static str,
+pub(super) struct OpcodeSpec {
+    pub(super) mnemonic: &'static str,
     /// The opcode's field names (for "`pu` is the operand's name in the spec").
-    fields: &'static [&'static str],
+    pub(super) fields: &'static [&'static str],
     /// Every modifier value, `.A .B` (for an unknown modifier with none near).
-    mods_text: &'static str,
+    pub(super) mods_text: &'static str,
     /// Fixed bits and every default.
-    base: u128,
-    mods: &'static [ModSpec],
-    guard: Option<GuardSpec>,
-    operands: &'static [OperandSpec],
+    pub(super) base: u128,
+    pub(super) mods: &'static [ModSpec],
+    pub(super) guard: Option<GuardSpec>,
+    pub(super) operands: &'static [OperandSpec],
     /// For each operand, how many required operands follow it.
-    req_after: &'static [u8],
+    pub(super) req_after: &'static [u8],
     /// The spec's `__Exception` conditions: their kind and message when one holds.
-    check: fn(u128) -> Result<(), (&'static str, &'static str)>,
+    pub(super) check: fn(u128) -> Result<(), (&'static str, &'static str)>,
 }
 
 // Unused when every opcode of the spec has `__Exception` conditions.
 #[allow(dead_code)]
-fn check_none(_: u128) -> Result<(), (&'static str, &'static str)> {
+pub(super) fn check_none(_: u128) -> Result<(), (&'static str, &'static str)> {
     Ok(())
 }
 
@@ -254,7 +254,7 @@ enum Read {
 }
 
 /// Signed or unsigned range of a `width`-bit immediate.
-fn bounds(width: u8, signed: bool) -> (i128, i128) {
+pub(super) fn bounds(width: u8, signed: bool) -> (i128, i128) {
     let w = u32::from(width).clamp(1, 127);
     if signed {
         let hi = (1i128 << (w - 1)) - 1;
@@ -855,7 +855,7 @@ fn attempt(
 /// Assembles a lexed line against the candidate opcodes of its mnemonic: the word of
 /// the first that matches, or the most specific error.
 #[allow(clippy::result_large_err)]
-fn assemble(
+pub(super) fn assemble(
     l: &::isa_rt::lex::Line,
     m0: usize,
     cands: &[&OpcodeSpec],

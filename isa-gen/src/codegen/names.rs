@@ -57,19 +57,6 @@ pub const RESERVED_TYPES: &[&str] = &[
     "Expect",
     "NameHint",
     "Problem",
-    "At",
-    "NameFn",
-    "CountFn",
-    "SubRole",
-    "Sub",
-    "Kind",
-    "ImmAddr",
-    "OperandSpec",
-    "ModSpec",
-    "GuardSpec",
-    "OpcodeSpec",
-    "Fail",
-    "Read",
     // The decoder (`decode_runtime.rs`): the validated word, and private tables.
     "Decoded",
     "DecodeIter",
@@ -82,7 +69,8 @@ pub const RESERVED_TYPES: &[&str] = &[
 
 /// Module names the generated code cannot give a unit: its own module, and crates it
 /// names by path.
-pub const RESERVED_MODULES: &[&str] = &["backend", "core", "alloc", "std", "isa_macros"];
+pub const RESERVED_MODULES: &[&str] =
+    &["backend", "core", "alloc", "std", "isa_macros", "asm_match"];
 
 const KEYWORDS: &[&str] = &[
     "as", "break", "const", "continue", "crate", "else", "enum", "extern", "false", "fn", "for",
