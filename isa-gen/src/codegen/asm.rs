@@ -164,7 +164,7 @@ impl Gen<'_> {
                     TypeKind::Immediate { .. } => match a.model.opcodes[opcode].address(f) {
                         Some((shift, Address::Relative)) => {
                             let shift = lit(shift as u128, "u32");
-                            quote! { write_addr(w, addr as i128 + 16 + ((self.#id.get() as i128) << #shift), o)?; }
+                            quote! { o.write_address(w, addr as i128 + 16 + ((self.#id.get() as i128) << #shift))?; }
                         }
                         // The instance's mode field decides.
                         Some((shift, Address::Select { field, code })) => {
@@ -173,18 +173,18 @@ impl Gen<'_> {
                             let code = lit(code, "u128");
                             quote! {
                                 let base = if self.#g.bits() as u128 == #code { 0 } else { addr as i128 + 16 };
-                                write_addr(w, base + ((self.#id.get() as i128) << #shift), o)?;
+                                o.write_address(w, base + ((self.#id.get() as i128) << #shift))?;
                             }
                         }
                         Some((shift, Address::Absolute)) => {
                             let shift = lit(shift as u128, "u32");
-                            quote! { write_addr(w, (self.#id.get() as i128) << #shift, o)?; }
+                            quote! { o.write_address(w, (self.#id.get() as i128) << #shift)?; }
                         }
                         Some((shift, Address::Number)) => {
                             let shift = lit(shift as u128, "u32");
-                            quote! { write_num(w, (self.#id.get() as i128) << #shift, o)?; }
+                            quote! { o.write_number(w, (self.#id.get() as i128) << #shift)?; }
                         }
-                        None => quote! { write_num(w, self.#id.get() as i128, o)?; },
+                        None => quote! { o.write_number(w, self.#id.get() as i128)?; },
                     },
                     TypeKind::ConstMem { .. } => quote! {
                         w.write_str("c[")?;

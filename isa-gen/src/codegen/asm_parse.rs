@@ -13,7 +13,6 @@ use crate::model::{Address, Opcode, OperandKind, Role, TypeId, TypeKind};
 
 const RUNTIME: &str = include_str!("asm_runtime.rs");
 const ERRORS: &str = include_str!("asm_errors.rs");
-const PRINT: &str = include_str!("print_runtime.rs");
 
 fn at(start: u32, width: u32) -> TokenStream {
     let s = lit(start as u128, "u8");
@@ -32,9 +31,12 @@ impl Gen<'_> {
             Ok(t) => t,
             Err(_) => quote! { compile_error!("isa-gen: asm_errors.rs does not tokenize"); },
         };
-        let print = match PRINT.parse() {
-            Ok(t) => t,
-            Err(_) => quote! { compile_error!("isa-gen: print_runtime.rs does not tokenize"); },
+        // The printer's options are the run-time crate's, which the interpreting
+        // tier's printer reads too.
+        let print = quote! {
+            /// How [`Instruction::write_asm_with`] writes an instruction; see
+            /// [`FormatOptions::DEFAULT`].
+            pub use ::isa_rt::print::FormatOptions;
         };
         // The matcher's own items live in a module of their own, so that their names
         // (`Sub`, `Kind`, `At`, …) do not take names a spec may give its opcodes and

@@ -1,10 +1,10 @@
 // Hand-written support for the generated assembler, emitted verbatim into the
-// generated code (see `codegen::asm_parse`). It knows nothing of any particular spec:
-// the matcher the per-opcode tables drive. The lexer, the number writers and the
-// suggestions are the `isa-rt` crate's (named by path, `::isa_rt::…`); the error type
-// and its messages are in `asm_errors.rs`, the printer's options in
-// `print_runtime.rs`, emitted with it. `no_std`, no allocation: errors hold byte spans
-// and static strings.
+// generated code as the module `asm_match` (see `codegen::asm_parse`), whose items the
+// root names by path. It knows nothing of any particular spec: the matcher the
+// per-opcode tables drive. The lexer, the number writers and the suggestions are the
+// `isa-rt` crate's (named by path, `::isa_rt::…`); the error type and its messages are
+// in `asm_errors.rs`, emitted at the root. `no_std`, no allocation: errors hold byte
+// spans and static strings.
 
 /// How an immediate operand is read (`__DefFlow` of the spec).
 // Which variants a spec uses depends on its `__DefFlow`s.

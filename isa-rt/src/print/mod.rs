@@ -51,8 +51,22 @@ impl<'a> FormatOptions<'a> {
         }
     }
 
+    /// Writes immediate `v` as these options say: hex (`-0x10`) or decimal (`-16`).
+    /// What a compiled printer calls; the engine's printer writes through the same
+    /// choice into its line.
+    pub fn write_number<W: Write + ?Sized>(&self, w: &mut W, v: i128) -> fmt::Result {
+        self.number(&mut Writer(w), v)
+    }
+
+    /// Writes address `a` as these options say: `` `(name) `` when the symbols name
+    /// it, else as [`FormatOptions::write_number`] does.
+    pub fn write_address<W: Write + ?Sized>(&self, w: &mut W, a: i128) -> fmt::Result {
+        self.address(&mut Writer(w), a)
+    }
+
     /// An immediate: hex or decimal.
-    fn number(&self, w: &mut Line<'_, impl Write + ?Sized>, v: i128) -> fmt::Result {
+    #[inline]
+    fn number(&self, w: &mut impl Sink, v: i128) -> fmt::Result {
         if self.decimal {
             w.dec(v)
         } else {
@@ -61,15 +75,52 @@ impl<'a> FormatOptions<'a> {
     }
 
     /// An address: its name when there is one, else the number.
-    fn address(&self, w: &mut Line<'_, impl Write + ?Sized>, a: i128) -> fmt::Result {
+    fn address(&self, w: &mut impl Sink, a: i128) -> fmt::Result {
         match self.symbols.and_then(|f| f(a as u64)) {
             Some(name) => {
-                w.lit(b"`(")?;
-                w.write_str(name)?;
-                w.push(b')')
+                w.text("`(")?;
+                w.text(name)?;
+                w.text(")")
             }
             None => self.number(w, a),
         }
+    }
+}
+
+/// Where [`FormatOptions`] writes numbers and names: the printer's line (digits written
+/// in place) or any writer (through [`crate::num`]'s writers).
+trait Sink {
+    fn hex(&mut self, v: i128) -> fmt::Result;
+    fn dec(&mut self, v: i128) -> fmt::Result;
+    fn text(&mut self, s: &str) -> fmt::Result;
+}
+
+/// Any writer as a [`Sink`].
+struct Writer<'w, W: Write + ?Sized>(&'w mut W);
+
+impl<W: Write + ?Sized> Sink for Writer<'_, W> {
+    fn hex(&mut self, v: i128) -> fmt::Result {
+        crate::num::write_hex(self.0, v)
+    }
+    fn dec(&mut self, v: i128) -> fmt::Result {
+        crate::num::write_dec(self.0, v)
+    }
+    fn text(&mut self, s: &str) -> fmt::Result {
+        self.0.write_str(s)
+    }
+}
+
+impl<W: Write + ?Sized> Sink for Line<'_, W> {
+    #[inline]
+    fn hex(&mut self, v: i128) -> fmt::Result {
+        Line::hex(self, v)
+    }
+    #[inline]
+    fn dec(&mut self, v: i128) -> fmt::Result {
+        Line::dec(self, v)
+    }
+    fn text(&mut self, s: &str) -> fmt::Result {
+        self.write_str(s)
     }
 }
 

@@ -892,3 +892,27 @@ fn text_that_is_not_ascii_prints_checked() {
     let w = one_address(&text, 1, &o);
     assert_eq!(w.text, "X `(→Ω)");
 }
+
+#[test]
+fn options_write_numbers_and_addresses_into_any_writer() {
+    let sym = |a: u64| (a == 0x20).then_some("loop");
+    let named = FormatOptions {
+        symbols: Some(&sym),
+        ..FormatOptions::new()
+    };
+    let decimal = FormatOptions {
+        decimal: true,
+        ..FormatOptions::new()
+    };
+    let plain = FormatOptions::new();
+    let mut out = String::new();
+    for (o, v) in [(&plain, -16), (&decimal, -16), (&plain, 0), (&named, 0x20)] {
+        o.write_number(&mut out, v).unwrap();
+        out.push(' ');
+    }
+    for (o, a) in [(&named, 0x20), (&named, 0x30), (&decimal, 0x20)] {
+        o.write_address(&mut out, a).unwrap();
+        out.push(' ');
+    }
+    assert_eq!(out, "-0x10 -16 0x0 0x20 `(loop) 0x30 32 ");
+}
