@@ -257,9 +257,18 @@ impl<'t> Printer<'_, 't, '_> {
                     default,
                     field,
                     names,
+                }
+                | Piece::Suffix {
+                    at,
+                    default,
+                    field,
+                    names,
                 } => {
+                    // Modifiers print at their defaults too when the options say so;
+                    // suffix sub-fields do not.
                     let code = at.read(word);
-                    if self.o.show_defaults || default != Some(code) {
+                    let shown = self.o.show_defaults && matches!(p, Piece::Mod { .. });
+                    if shown || default != Some(code) {
                         w.push(b'.')?;
                         self.named(w, names, field, code)?;
                     }
@@ -283,18 +292,6 @@ impl<'t> Printer<'_, 't, '_> {
                 Piece::NegExt { at, set, ext, x } => {
                     if at.read(word) == set {
                         w.push(if ext.read(word) == x { b'~' } else { b'-' })?;
-                    }
-                }
-                Piece::Suffix {
-                    at,
-                    default,
-                    field,
-                    names,
-                } => {
-                    let code = at.read(word);
-                    if default != Some(code) {
-                        w.push(b'.')?;
-                        self.named(w, names, field, code)?;
                     }
                 }
                 Piece::Name { at, field, names } => self.named(w, names, field, at.read(word))?,
