@@ -343,7 +343,8 @@ impl<'t> Printer<'_, 't, '_> {
     }
 
     /// Code `code` of a field whose type's dense names are `names` (a piece's):
-    /// [`Printer::name`] with the names at hand.
+    /// [`Printer::name`] with the names at hand and the field's row looked up only
+    /// when they do not name the code.
     #[inline(always)]
     fn named(
         &self,
@@ -352,12 +353,7 @@ impl<'t> Printer<'_, 't, '_> {
         field: u16,
         code: u128,
     ) -> fmt::Result {
-        let dense = usize::try_from(code).ok();
-        match dense.and_then(|c| names.of(self.t.names).get(c)) {
-            Some(s) if s.len > 0 => w.text(self.t, *s),
-            Some(_) => self.unnamed(w, self.field(field), code),
-            None => self.past_dense(w, self.field(field), code),
-        }
+        self.name_in(w, names, code, || self.field(field))
     }
 
     /// The field of an operand that may be left out (a field with a default).
@@ -379,13 +375,25 @@ impl<'t> Printer<'_, 't, '_> {
     /// for a register code without a name, `?` for an enum code without one).
     #[inline(always)]
     fn name(&self, w: &mut Line<'_, impl Write + ?Sized>, r: &FieldRow, code: u128) -> fmt::Result {
-        // The type's dense names, which the field's row carries (most names are there:
-        // this much is inline), then the rest.
+        self.name_in(w, r.names, code, || r)
+    }
+
+    /// [`Printer::name`]: the type's dense names `names` (which the field's row and its
+    /// pieces carry: most names are there, so this much is inline), then the rest
+    /// through the field's row.
+    #[inline(always)]
+    fn name_in<'r>(
+        &'r self,
+        w: &mut Line<'_, impl Write + ?Sized>,
+        names: Run,
+        code: u128,
+        row: impl FnOnce() -> &'r FieldRow,
+    ) -> fmt::Result {
         let dense = usize::try_from(code).ok();
-        match dense.and_then(|c| r.names.of(self.t.names).get(c)) {
+        match dense.and_then(|c| names.of(self.t.names).get(c)) {
             Some(s) if s.len > 0 => w.text(self.t, *s),
-            Some(_) => self.unnamed(w, r, code),
-            None => self.past_dense(w, r, code),
+            Some(_) => self.unnamed(w, row(), code),
+            None => self.past_dense(w, row(), code),
         }
     }
 
