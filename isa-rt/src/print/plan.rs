@@ -45,9 +45,10 @@ pub fn plan(t: &Tables) -> (Vec<Run>, Vec<Piece>) {
         for (k, r) in ops.iter().enumerate() {
             let start = pieces.len();
             pieces.push(Piece::Sep {
+                // Past 128 optional operands print anyway, as required ones do.
                 optional: if is_optional(r) {
                     optional -= 1;
-                    optional.min(u16::MAX as usize - 1) as u16
+                    optional.min(u16::MAX as usize) as u16
                 } else {
                     u16::MAX
                 },

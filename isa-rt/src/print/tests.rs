@@ -916,3 +916,166 @@ fn options_write_numbers_and_addresses_into_any_writer() {
     }
     assert_eq!(out, "-0x10 -16 0x0 0x20 `(loop) 0x30 32 ");
 }
+
+/// The plan of one opcode: the common operands (a register of one, an enum value, a
+/// plain number) read their field inline; the others name their row; sub-fields are
+/// pieces of their own around the operand's body, which its start skips together.
+#[test]
+fn plans_read_the_common_operands_inline() {
+    let mut t = TableBuf::default();
+    t.text.clear();
+    t.text.push_str(PADDING);
+    let (op, r, r0, r1, a, b) = (
+        t.str("OP"),
+        t.str("R"),
+        t.str("R0"),
+        t.str("R1"),
+        t.str("A"),
+        t.str("B"),
+    );
+    t.names.extend([r0, r1, a, b]);
+    let (regs, enums) = (Run { at: 0, len: 2 }, Run { at: 2, len: 2 });
+    let ty = |kind, dense| TypeRow {
+        kind,
+        dense,
+        named: Run::default(),
+    };
+    t.types.extend([
+        ty(
+            TypeKind::Reg {
+                prefix: r,
+                lo: 0,
+                hi: 254,
+            },
+            regs,
+        ),
+        ty(TypeKind::Enum, enums),
+        ty(
+            TypeKind::Imm {
+                signed: true,
+                width: 8,
+            },
+            Run::default(),
+        ),
+        ty(
+            TypeKind::Imm {
+                signed: false,
+                width: 8,
+            },
+            Run::default(),
+        ),
+    ]);
+    let f = |start, width, ty: u32, default, names| FieldRow {
+        at: at(start, width),
+        ty,
+        default,
+        names,
+    };
+    t.fields.extend([
+        f(0, 8, 0, None, regs),
+        f(8, 1, 1, None, enums),
+        f(16, 8, 2, None, Run::default()),
+        f(24, 8, 0, Some(255), regs),
+        f(32, 8, 3, None, Run::default()),
+        f(40, 1, 1, Some(0), enums),
+    ]);
+    t.subs.extend([
+        SubRow {
+            field: 5,
+            role: SubRole::Not,
+            set: 1,
+        },
+        SubRow {
+            field: 1,
+            role: SubRole::Suffix,
+            set: 0,
+        },
+    ]);
+    let operand = |kind, count, addr, subs| OperandRow {
+        kind,
+        subs,
+        count,
+        addr,
+        required_after: 0,
+        readers: Run::default(),
+    };
+    let one = Count::Fixed(1);
+    t.operands.extend([
+        operand(OperandKind::Field(0), one, Addr::None, Run::default()),
+        operand(
+            OperandKind::Field(3),
+            Count::Fixed(2),
+            Addr::None,
+            Run::default(),
+        ),
+        operand(OperandKind::Field(1), one, Addr::None, Run::default()),
+        operand(OperandKind::Field(2), one, Addr::None, Run::default()),
+        operand(
+            OperandKind::Field(4),
+            one,
+            Addr::Relative(0),
+            Run::default(),
+        ),
+        operand(
+            OperandKind::Field(0),
+            one,
+            Addr::None,
+            Run { at: 0, len: 2 },
+        ),
+    ]);
+    t.opcodes.push(OpcodeRow {
+        mnemonic: op,
+        fields: Run { at: 0, len: 6 },
+        guard: None,
+        mods: Run::default(),
+        operands: Run { at: 0, len: 6 },
+        optional: true,
+    });
+    t.plan();
+    let required = u16::MAX;
+    let sep = |optional, len| Piece::Sep { optional, len };
+    let name = |start, width, field, names| Piece::Name {
+        at: at(start, width),
+        field,
+        names,
+    };
+    assert_eq!(t.plans, [Run { at: 0, len: 15 }]);
+    assert_eq!(
+        t.pieces,
+        [
+            Piece::Text(op),
+            sep(required, 1),
+            name(0, 8, 0, regs),
+            // Two registers: a range, through the row; the one optional operand.
+            sep(0, 1),
+            Piece::Operand { operand: 1 },
+            sep(required, 1),
+            name(8, 1, 1, enums),
+            sep(required, 1),
+            Piece::Number {
+                at: at(16, 8),
+                signed: 8,
+            },
+            // An address, through the row.
+            sep(required, 1),
+            Piece::Operand { operand: 4 },
+            sep(required, 3),
+            Piece::Prefix {
+                at: at(40, 1),
+                set: 1,
+                symbol: b'!',
+            },
+            name(0, 8, 0, regs),
+            Piece::Suffix {
+                at: at(8, 1),
+                default: None,
+                field: 1,
+                names: enums,
+            },
+        ]
+    );
+    let mut out = String::new();
+    let word = 1 | 5 << 24 | 1 << 8 | 0xfe << 16 | 1 << 40;
+    write_asm(&t.tables(), 0, word, 0x100, &D, &mut out).unwrap();
+    assert_eq!(out, "OP R1, R[5:6], B, -0x2, 0x110, !R1.B");
+}
