@@ -713,6 +713,22 @@ mod tests {
         assert_eq!(l.mnemonic_end(), 10);
         assert_eq!(l.end(), 25);
         assert_eq!(code_of("X R1 ; // c"), "X R1");
+        // Single slashes are code; the first `//` starts the comment, wherever the
+        // slashes before it stand.
+        for (line, code) in [
+            ("", ""),
+            ("/", "/"),
+            ("//", ""),
+            ("a/", "a/"),
+            ("a/b//c", "a/b"),
+            ("a / / b ;", "a / / b"),
+            ("/a//", "/a"),
+            ("a///b", "a"),
+            ("/*0010*/ X ; // c // d", "/*0010*/ X"),
+            ("é/ü//ö", "é/ü"),
+        ] {
+            assert_eq!(code_of(line), code, "{line:?}");
+        }
         assert_eq!(parse_number("-0x10"), Some(-16));
         assert_eq!(parse_number("0x"), None);
         assert_eq!(parse_number("+7"), Some(7));

@@ -530,12 +530,17 @@ impl Gen<'_> {
                 // `'found` is unused when no mnemonic has several parts.
                 #[allow(clippy::result_large_err, unused_labels)]
                 pub fn parse_at(line: &str, addr: u64, labels: &dyn Fn(&str) -> Option<u64>) -> Result<Instruction, AsmError> {
-                    let l = ::isa_rt::lex::lex(line)?;
+                    // Borrowed from the result, not moved out of it: a line is 1.6 KB.
+                    let lexed = ::isa_rt::lex::lex(line);
+                    let l = match &lexed {
+                        Ok(l) => l,
+                        Err(e) => return Err((*e).into()),
+                    };
                     let (m0, cands): (usize, &[&asm_match::OpcodeSpec]) = 'found: {
                         #( #multi )*
                         #single_part
                     };
-                    let word = asm_match::assemble(&l, m0, cands, addr, labels)?;
+                    let word = asm_match::assemble(l, m0, cands, addr, labels)?;
                     Instruction::decode(word).map_err(|_| {
                         AsmError::new(0, line.len(), AsmErrorKind::Msg("internal error: the assembled word does not decode"))
                     })
