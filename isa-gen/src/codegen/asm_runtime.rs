@@ -600,19 +600,22 @@ fn attempt(
     let mut w = spec.base;
     // Modifiers.
     let mut given: u64 = 0;
-    // Which part set each modifier (its text's span), for "given twice".
-    let mut given_at = [(0usize, 0usize); 64];
-    for &(text, s, e) in &l.parts[m0..l.nparts] {
-        let hit = spec.mods.iter().enumerate().find_map(|(k, m)| {
+    let hit = |text: &str| {
+        spec.mods.iter().enumerate().find_map(|(k, m)| {
             m.values
                 .iter()
                 .find(|(n, _)| *n == text)
                 .map(|&(_, v)| (k, v))
-        });
+        })
+    };
+    let parts = &l.parts[m0..l.nparts];
+    for (i, &(text, s, e)) in parts.iter().enumerate() {
         // Errors point at the whole `.NAME`, dot included.
-        match hit {
+        match hit(text) {
             Some((k, _)) if given & (1 << k) != 0 => {
-                let (es, ee) = given_at[k];
+                // The part that gave it first (looked for on this error path only).
+                let first = parts[..i].iter().find(|p| hit(p.0).is_some_and(|(j, _)| j == k));
+                let (es, ee) = first.map_or((s, e), |p| (p.1, p.2));
                 let kind = AsmErrorKind::DuplicateModifier(spec.mnemonic, spec.mods[k].field, es, ee);
                 return Err(Fail {
                     rank: 1,
@@ -622,7 +625,6 @@ fn attempt(
             Some((k, v)) => {
                 spec.mods[k].at.set(&mut w, u128::from(v));
                 given |= 1 << k;
-                given_at[k] = (s, e);
             }
             None => {
                 let all = spec.mods.iter().flat_map(|m| m.values.iter().map(|&(n, _)| n));
