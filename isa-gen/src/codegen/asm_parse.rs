@@ -14,10 +14,12 @@ use crate::model::{Address, Opcode, OperandKind, Role, TypeId, TypeKind};
 const RUNTIME: &str = include_str!("asm_runtime.rs");
 const ERRORS: &str = include_str!("asm_errors.rs");
 
+/// A field's place for the matcher: its start and its mask, worked out here.
 fn at(start: u32, width: u32) -> TokenStream {
-    let s = lit(start as u128, "u8");
-    let w = lit(width as u128, "u8");
-    quote! { asm_match::At { start: #s, width: #w } }
+    let s = lit(start.min(127) as u128, "u8");
+    let mask = 1u128.checked_shl(width).map_or(u128::MAX, |b| b - 1);
+    let m = lit_hex(mask, "u128");
+    quote! { asm_match::At { start: #s, mask: #m } }
 }
 
 impl Gen<'_> {

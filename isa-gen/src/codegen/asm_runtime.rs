@@ -31,26 +31,20 @@ pub(super) enum ImmAddr {
 // word, which `Instruction::decode` then turns into the typed instruction.
 // ---------------------------------------------------------------------------------
 
-/// A field's place in the word.
+/// A field's place in the word: its lowest bit (below 128) and its bits from bit 0,
+/// both worked out by the generator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct At {
     pub(super) start: u8,
-    pub(super) width: u8,
+    pub(super) mask: u128,
 }
 
 impl At {
-    const fn mask(self) -> u128 {
-        if self.width >= 128 {
-            u128::MAX
-        } else {
-            (1u128 << self.width) - 1
-        }
-    }
     pub(super) fn get(self, w: u128) -> u64 {
-        ((w >> self.start) & self.mask()) as u64
+        ((w >> self.start) & self.mask) as u64
     }
     fn set(self, w: &mut u128, v: u128) {
-        *w = (*w & !(self.mask() << self.start)) | ((v & self.mask()) << self.start);
+        *w = (*w & !(self.mask << self.start)) | ((v & self.mask) << self.start);
     }
 }
 
