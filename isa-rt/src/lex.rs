@@ -552,9 +552,12 @@ fn operand<'a>(c: &mut Cur<'a>) -> Result<Tok<'a>, LexError> {
                 // a sub-field suffix); the operand's parser decides which.
                 let mut end = c.pos;
                 let bytes = c.s.as_bytes();
+                // What follows the first dot is the suffix.
+                let mut first_dot = None;
                 while bytes.get(end) == Some(&b'.')
                     && bytes.get(end + 1).is_some_and(|&b| is_word(b))
                 {
+                    first_dot.get_or_insert(end);
                     end += 1;
                     while bytes.get(end).is_some_and(|&b| is_word(b)) {
                         end += 1;
@@ -562,8 +565,8 @@ fn operand<'a>(c: &mut Cur<'a>) -> Result<Tok<'a>, LexError> {
                 }
                 let full = &c.s[core_start..end];
                 c.pos = end;
-                if let Some((_, s)) = full.split_once('.') {
-                    suffix = Some(s);
+                if let Some(dot) = first_dot {
+                    suffix = Some(&c.s[dot + 1..end]);
                 }
                 TokCore::Name(full)
             }

@@ -133,7 +133,15 @@ pub struct LineParts<'a> {
 /// offset of a `/*` without its `*/`.
 pub fn split_line(line: &str) -> Result<LineParts<'_>, usize> {
     let code = super::lex::strip_comment(line);
-    let skip_ws = |p: usize| code.len() - code[p..].trim_start_matches([' ', '\t']).len();
+    // Byte scans (spaces, tabs and name characters are ASCII, so each stop is on a
+    // character's boundary).
+    let bytes = code.as_bytes();
+    let skip_ws = |mut p: usize| {
+        while matches!(bytes.get(p), Some(b' ' | b'\t')) {
+            p += 1;
+        }
+        p
+    };
     let mut pos = skip_ws(0);
     let mut prefix = None;
     if code[pos..].starts_with("/*") {
@@ -150,7 +158,10 @@ pub fn split_line(line: &str) -> Result<LineParts<'_>, usize> {
     let mut labels = Vec::new();
     loop {
         let rest = &code[pos..];
-        let name_len = rest.find(|c: char| !is_name_char(c)).unwrap_or(rest.len());
+        let name_len = rest
+            .bytes()
+            .position(|b| !is_name_char(char::from(b)))
+            .unwrap_or(rest.len());
         if name_len == 0 || !rest[name_len..].starts_with(':') {
             break;
         }

@@ -360,7 +360,11 @@ fn read(
             let n = count(*w);
             match tok.core {
                 ::isa_rt::lex::TokCore::Name(text) => {
-                    let base = text.split_once('.').map_or(text, |(b, _)| b);
+                    // The register before a `.SUFFIX` (a byte scan: names are short).
+                    let base = match text.bytes().position(|b| b == b'.') {
+                        Some(dot) => &text[..dot],
+                        None => text,
+                    };
                     let Some(code) = name(base) else {
                         return Read::Kind;
                     };
