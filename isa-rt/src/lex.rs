@@ -738,6 +738,26 @@ mod tests {
     }
 
     #[test]
+    fn a_dotted_name_keeps_its_text_and_its_suffix_is_what_follows_the_first_dot() {
+        let l = lex("X R1.B1, SR_CTAID.X.Y, PT, UR[0:1].H1").unwrap();
+        let got: std::vec::Vec<_> = (0..l.nops)
+            .map(|i| {
+                let t = l.op(i).unwrap();
+                (t.core, t.suffix)
+            })
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (TokCore::Name("R1.B1"), Some("B1")),
+                (TokCore::Name("SR_CTAID.X.Y"), Some("X.Y")),
+                (TokCore::Name("PT"), None),
+                (TokCore::Range("UR", 0, 1), Some("H1")),
+            ]
+        );
+    }
+
+    #[test]
     fn limits_are_errors() {
         let ops = ["R1"; MAX_OPERANDS + 1].join(", ");
         let line = std::format!("NOP {ops}");
