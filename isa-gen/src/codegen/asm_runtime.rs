@@ -727,18 +727,30 @@ fn attempt(
                 first_bad,
             ));
         };
-        if o.optional {
+        let outcome = if o.optional {
+            // Read into a copy: an operand of another kind is left out, the word as it
+            // was; otherwise the copy is the word this read makes (reads are
+            // deterministic), so the operand is read once.
             let room = n - t > usize::from(spec.req_after[k]);
-            let mut scratch = w;
-            if !room || matches!(read(o, tok, l.text, &mut scratch, addr, labels), Read::Kind) {
-                if room {
-                    skipped = Some((t, k));
-                    first_skip.get_or_insert((t, k));
-                }
+            if !room {
                 continue;
             }
-        }
-        match read(o, tok, l.text, &mut w, addr, labels) {
+            let mut scratch = w;
+            match read(o, tok, l.text, &mut scratch, addr, labels) {
+                Read::Kind => {
+                    skipped = Some((t, k));
+                    first_skip.get_or_insert((t, k));
+                    continue;
+                }
+                outcome => {
+                    w = scratch;
+                    outcome
+                }
+            }
+        } else {
+            read(o, tok, l.text, &mut w, addr, labels)
+        };
+        match outcome {
             Read::Ok => t += 1,
             Read::Kind => {
                 let hint = name_hint(o, tok);
