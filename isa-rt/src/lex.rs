@@ -138,6 +138,18 @@ pub struct Line<'a> {
 }
 
 impl<'a> Line<'a> {
+    /// A line of `text` with no parts and no operands yet (see [`lex_into`]).
+    pub const fn new(text: &'a str) -> Line<'a> {
+        Line {
+            text,
+            guard: None,
+            parts: [("", 0, 0); MAX_PARTS],
+            nparts: 0,
+            ops: [None; MAX_OPERANDS],
+            nops: 0,
+        }
+    }
+
     /// Operand `i`, if the line has it.
     pub fn op(&self, i: usize) -> Option<&Tok<'a>> {
         if i < self.nops {
@@ -257,18 +269,22 @@ pub fn code_of(line: &str) -> &str {
 /// prefix or label). At most [`MAX_PARTS`] mnemonic parts and [`MAX_OPERANDS`]
 /// operands are read.
 pub fn lex(line: &str) -> Result<Line<'_>, LexError> {
+    let mut l = Line::new(line);
+    lex_into(line, &mut l).map(|()| l)
+}
+
+/// [`lex`] into `l`, which holds the line on success (and something of it on an
+/// error). For a caller that keeps the line where it is: a [`Line`] is 1.6 KB, and
+/// returning one copies it.
+pub fn lex_into<'a>(line: &'a str, l: &mut Line<'a>) -> Result<(), LexError> {
     let mut c = Cur {
         s: code_of(line),
         pos: 0,
     };
-    let mut l = Line {
-        text: line,
-        guard: None,
-        parts: [("", 0, 0); MAX_PARTS],
-        nparts: 0,
-        ops: [None; MAX_OPERANDS],
-        nops: 0,
-    };
+    l.text = line;
+    l.guard = None;
+    l.nparts = 0;
+    l.nops = 0;
     c.skip_ws();
     if c.peek().is_none() {
         let at = line.len() - line.trim_start().len();
@@ -313,7 +329,7 @@ pub fn lex(line: &str) -> Result<Line<'_>, LexError> {
     }
     c.skip_ws();
     if c.peek().is_none() {
-        return Ok(l);
+        return Ok(());
     }
     if c.pos == l.parts[l.nparts - 1].2 {
         return Err(c.err("a space between the mnemonic and its operands"));
@@ -352,7 +368,7 @@ pub fn lex(line: &str) -> Result<Line<'_>, LexError> {
         l.nops += 1;
         c.skip_ws();
         if c.peek().is_none() {
-            return Ok(l);
+            return Ok(());
         }
         comma = Some(c.pos);
         if !c.eat(b',') {
@@ -754,6 +770,22 @@ mod tests {
                 (TokCore::Name("PT"), None),
                 (TokCore::Range("UR", 0, 1), Some("H1")),
             ]
+        );
+    }
+
+    #[test]
+    fn lexing_into_a_used_line_reads_only_the_new_one() {
+        let mut l = Line::new("");
+        lex_into("@!P1 A.B.C R1, -R2, 0x3", &mut l).unwrap();
+        assert_eq!((l.nparts, l.nops), (3, 3));
+        lex_into("NOP", &mut l).unwrap();
+        let fresh = lex("NOP").unwrap();
+        assert_eq!((l.text, l.guard, l.nparts, l.nops), ("NOP", None, 1, 0));
+        assert_eq!(l.parts[0], fresh.parts[0]);
+        assert!(l.op(0).is_none());
+        assert_eq!(
+            lex_into("", &mut l),
+            Err(LexError::new(0, 0, LexErrorKind::Empty))
         );
     }
 

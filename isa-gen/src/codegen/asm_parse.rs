@@ -532,12 +532,12 @@ impl Gen<'_> {
                 // `'found` is unused when no mnemonic has several parts.
                 #[allow(clippy::result_large_err, unused_labels)]
                 pub fn parse_at(line: &str, addr: u64, labels: &dyn Fn(&str) -> Option<u64>) -> Result<Instruction, AsmError> {
-                    // Borrowed from the result, not moved out of it: a line is 1.6 KB.
-                    let lexed = ::isa_rt::lex::lex(line);
-                    let l = match &lexed {
-                        Ok(l) => l,
-                        Err(e) => return Err((*e).into()),
-                    };
+                    // Lexed where it stays: a line is 1.6 KB, and moving it copies it.
+                    let mut lexed = ::isa_rt::lex::Line::new(line);
+                    if let Err(e) = ::isa_rt::lex::lex_into(line, &mut lexed) {
+                        return Err(e.into());
+                    }
+                    let l = &lexed;
                     let (m0, cands): (usize, &[&asm_match::OpcodeSpec]) = 'found: {
                         #( #multi )*
                         #single_part
