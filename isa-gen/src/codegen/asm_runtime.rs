@@ -349,6 +349,21 @@ fn read(
     addr: u64,
     labels: &dyn Fn(&str) -> Option<u64>,
 ) -> Read {
+    let outcome = read_token(o, tok, line, w, addr, labels);
+    // `assemble` passes over the forms `fits` rules out, so it must never rule out a
+    // token this reads (checked wherever a debug build assembles).
+    debug_assert!(matches!(outcome, Read::Kind) || fits(o, tok));
+    outcome
+}
+
+fn read_token(
+    o: &OperandSpec,
+    tok: &::isa_rt::lex::Tok,
+    line: &str,
+    w: &mut u128,
+    addr: u64,
+    labels: &dyn Fn(&str) -> Option<u64>,
+) -> Read {
     let placed = match o.kind {
         Kind::Reg {
             name,
@@ -864,6 +879,37 @@ fn attempt(
     Ok(w)
 }
 
+/// Whether operand `o` may read token `t`: false for a class of token it never reads
+/// (a number where a register goes, another register file's range, …), as `read`
+/// asserts in debug builds.
+fn fits(o: &OperandSpec, t: &::isa_rt::lex::Tok) -> bool {
+    use ::isa_rt::lex::TokCore as T;
+    match (&o.kind, &t.core) {
+        (Kind::Reg { prefix, .. }, T::Range(file, ..)) => file == prefix,
+        (Kind::Reg { .. } | Kind::Enum { .. }, T::Name(_)) => true,
+        (Kind::Word(word), T::Name(n)) => n == word,
+        (Kind::Imm { .. }, T::Number(_) | T::Label(..)) => true,
+        (Kind::CMem { .. }, T::ConstMem(_, None, _)) => true,
+        (Kind::CMemIdx { .. }, T::ConstMem(..)) => true,
+        (Kind::RegIdx { prefix, .. }, T::Indexed(file, ..)) => file == prefix,
+        _ => false,
+    }
+}
+
+/// Whether `spec` may match the line: false only when it cannot, every operand being
+/// required and the tokens not one each of the classes they read.
+fn may_match(spec: &OpcodeSpec, l: &::isa_rt::lex::Line) -> bool {
+    if spec.operands.iter().any(|o| o.optional) {
+        return true;
+    }
+    spec.operands.len() == l.nops
+        && spec
+            .operands
+            .iter()
+            .enumerate()
+            .all(|(k, o)| l.op(k).is_some_and(|t| fits(o, t)))
+}
+
 /// Assembles a lexed line against the candidate opcodes of its mnemonic: the word of
 /// the first that matches, or the most specific error.
 #[allow(clippy::result_large_err)]
@@ -874,6 +920,16 @@ pub(super) fn assemble(
     addr: u64,
     labels: &dyn Fn(&str) -> Option<u64>,
 ) -> Result<u128, AsmError> {
+    // The forms that cannot match are passed over while looking for the one that
+    // does: the first that matches is the same, found without reading the others.
+    // When none matches, every form is tried in order for the most specific error.
+    if cands.len() > 1 {
+        for spec in cands.iter().filter(|s| may_match(s, l)) {
+            if let Ok(w) = attempt(spec, l, m0, addr, labels) {
+                return Ok(w);
+            }
+        }
+    }
     let mut best: Option<Fail> = None;
     for spec in cands {
         match attempt(spec, l, m0, addr, labels) {
