@@ -356,13 +356,10 @@ impl<'t> Printer<'_, 't, '_> {
         self.name_in(w, names, code, || self.field(field))
     }
 
-    /// The field of an operand that may be left out (a field with a default).
+    /// The field of an operand that may be left out (see [`optional`]).
     #[inline]
-    fn optional(&self, r: &crate::table::OperandRow) -> Option<u16> {
-        match r.kind {
-            OperandKind::Field(f) if self.field(f).default.is_some() => Some(f),
-            _ => None,
-        }
+    fn optional(&self, r: &OperandRow) -> Option<u16> {
+        optional(self.fields, r)
     }
 
     /// The value of a field by name (see [`Printer::name`]).
@@ -568,6 +565,17 @@ impl<'t> Printer<'_, 't, '_> {
             Count::Bits(run) => crate::expr::eval(run.of(self.t.exprs), &|f| self.code(f)),
         };
         registers(bits) as i128
+    }
+}
+
+/// The field of operand `r` when the operand may be left out: a field with a default
+/// (among `fields`, an opcode's). The printer's omission pass and the planner ask this.
+fn optional(fields: &[FieldRow], r: &OperandRow) -> Option<u16> {
+    match r.kind {
+        OperandKind::Field(f) if fields.get(f as usize).is_some_and(|r| r.default.is_some()) => {
+            Some(f)
+        }
+        _ => None,
     }
 }
 

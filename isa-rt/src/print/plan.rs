@@ -39,8 +39,7 @@ pub fn plan(t: &Tables) -> (Vec<Run>, Vec<Piece>) {
             });
         }
         let ops = op.operands.of(t.operands);
-        let is_optional =
-            |r: &OperandRow| matches!(r.kind, OperandKind::Field(f) if field(f).default.is_some());
+        let is_optional = |r: &OperandRow| super::optional(fields, r).is_some();
         let mut optional = ops.iter().filter(|r| is_optional(r)).count();
         for (k, r) in ops.iter().enumerate() {
             let start = pieces.len();
