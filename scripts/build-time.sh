@@ -85,7 +85,7 @@ build
 t1=$(now)
 lib=$(secs "$t0" "$t1")
 
-out=$(ls -t "$CARGO_TARGET_DIR"/release/build/isa-*/out/isa.rs | head -1)
+out=$(ls -t "$CARGO_TARGET_DIR"/release/build/gpu-isa-*/out/isa.rs | head -1)
 echo "== generated file: $(wc -c <"$out") bytes, $(wc -l <"$out") lines"
 peer=""
 minimal=""

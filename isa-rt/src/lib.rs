@@ -11,13 +11,15 @@
 //! - [`table`]: the table schema, what the engines read about a spec;
 //! - [`print`]: the printer of instructions, from the tables;
 //! - [`expr`]: expressions of field codes (`Bitwidth` entries) in the tables;
-//! - `regalloc` (with `alloc`): register allocation over register tuples, with its
-//!   checker.
+//! - `regalloc` (feature `regalloc`): register allocation over register tuples, with
+//!   its checker.
 //!
 //! `no_std`, no dependencies. The feature `alloc` (on by default) adds what allocates:
-//! [`table::TableBuf`], tables built at run time, and `regalloc`. A crate generated from a spec works with
-//! the version of this crate its generator was released with: use the same version of
-//! `isa-gen`/`isa-macros` and `isa-rt`.
+//! [`table::TableBuf`], tables built at run time, and the printer's planner; the
+//! feature `regalloc` (on by default, with `alloc`) adds `regalloc`, which the code a
+//! spec's crate generates uses and its generator does not. A crate generated from a
+//! spec works with the version of this crate its generator was released with: use the
+//! same version of `isa-gen`/`isa-macros` and `isa-rt`.
 
 #![no_std]
 #![warn(missing_docs)]
@@ -29,7 +31,7 @@ pub mod expr;
 pub mod lex;
 pub mod num;
 pub mod print;
-#[cfg(feature = "alloc")]
+#[cfg(feature = "regalloc")]
 pub mod regalloc;
 pub mod suggest;
 pub mod table;
