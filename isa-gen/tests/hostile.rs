@@ -1074,7 +1074,7 @@ fn prelude_spec() -> String {
         "Cur",
         "Found",
         "LexError",
-        // Names of the assembler's matcher, in a module of its own (`asm_match`).
+        // Names of the assembler's matcher, which lives in `isa-rt` and is named by path.
         "Kind",
         "At",
         "Read",

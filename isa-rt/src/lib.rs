@@ -6,6 +6,8 @@
 //! spec's names never collide with it.
 //!
 //! - [`lex`]: one line of assembly into guard, mnemonic parts and operand tokens;
+//! - [`asm`]: the assembler's matcher, a lexed line against the forms of its mnemonic
+//!   (the opcodes described by static tables), and its errors;
 //! - [`num`]: numbers written as the printers write them;
 //! - [`suggest`]: did-you-mean suggestions for misspelt names;
 //! - [`table`]: the table schema, what the engines read about a spec;
@@ -27,6 +29,7 @@
 #[cfg(feature = "alloc")]
 extern crate alloc;
 
+pub mod asm;
 pub mod expr;
 pub mod lex;
 pub mod num;

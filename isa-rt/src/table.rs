@@ -57,6 +57,15 @@ impl At {
     pub const fn read(self, word: u128) -> u128 {
         (word >> (self.start & 127)) & self.mask
     }
+
+    /// Sets the field in `word` to the low bits of `code` (the assembler's matcher),
+    /// the other bits unchanged; like [`At::read`], for a place that starts below bit
+    /// 128 (one past it writes at `start % 128`).
+    #[inline]
+    pub fn write(self, word: &mut u128, code: u128) {
+        let start = self.start & 127;
+        *word = (*word & !(self.mask << start)) | ((code & self.mask) << start);
+    }
 }
 
 /// How many bytes of padding follow the last text of [`Tables::text`]: the printer

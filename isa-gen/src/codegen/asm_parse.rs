@@ -1,7 +1,7 @@
 //! Generated assembly parsing: `Instruction::parse`/`parse_at`. The mnemonic selects
 //! the candidate opcodes through a `match`; each opcode is described by a static
 //! `OpcodeSpec` table (modifiers, guard, operands, where their bits go), which the
-//! runtime matcher in `asm_runtime.rs` reads a line against to build the 128-bit word.
+//! matcher of `isa-rt` (`isa_rt::asm`) reads a line against to build the 128-bit word.
 //! The rules are those of the interpreting parser (`crate::asm`), its test oracle.
 
 use proc_macro2::TokenStream;
@@ -11,45 +11,23 @@ use super::{lit, lit_hex, Gen};
 use crate::asm::{mnemonic, Assembler, SubKind};
 use crate::model::{Address, Opcode, OperandKind, Role, TypeId, TypeKind};
 
-const RUNTIME: &str = include_str!("asm_runtime.rs");
-const ERRORS: &str = include_str!("asm_errors.rs");
-
 /// A field's place for the matcher: its start and its mask, worked out here.
 fn at(start: u32, width: u32) -> TokenStream {
     let s = lit(start.min(127) as u128, "u8");
     let mask = 1u128.checked_shl(width).map_or(u128::MAX, |b| b - 1);
     let m = lit_hex(mask, "u128");
-    quote! { asm_match::At { start: #s, mask: #m } }
+    quote! { ::isa_rt::asm::At { start: #s, mask: #m } }
 }
 
 impl Gen<'_> {
-    /// The hand-written support code, emitted as is.
-    pub(super) fn asm_runtime(&self) -> TokenStream {
-        let runtime = match RUNTIME.parse() {
-            Ok(t) => t,
-            Err(_) => quote! { compile_error!("isa-gen: asm_runtime.rs does not tokenize"); },
-        };
-        let errors = match ERRORS.parse() {
-            Ok(t) => t,
-            Err(_) => quote! { compile_error!("isa-gen: asm_errors.rs does not tokenize"); },
-        };
-        // The printer's options are the run-time crate's, which the interpreting
-        // tier's printer reads too.
-        let print = quote! {
+    /// The error types and the printer's options, which are the run-time crate's
+    /// (the matcher and the printer there read them), under the crate's own names.
+    pub(super) fn asm_exports(&self) -> TokenStream {
+        quote! {
             /// How [`Instruction::write_asm_with`] writes an instruction; see
             /// [`FormatOptions::DEFAULT`].
             pub use ::isa_rt::print::FormatOptions;
-        };
-        // The matcher's own items live in a module of their own, so that their names
-        // (`Sub`, `Kind`, `At`, …) do not take names a spec may give its opcodes and
-        // types; the root names them by path (`asm_match::Kind`).
-        quote! {
-            mod asm_match {
-                use super::*;
-                #runtime
-            }
-            #print
-            #errors
+            pub use ::isa_rt::asm::{AsmError, AsmErrorDisplay, AsmErrorKind, Expect, NameHint, Problem};
         }
     }
 
@@ -117,8 +95,8 @@ impl Gen<'_> {
         let t = model.ty(f.ty);
         let a = at(f.start, f.width);
         let role = match kind {
-            SubKind::Not => quote! { asm_match::SubRole::Not },
-            SubKind::BitNot => quote! { asm_match::SubRole::BitNot },
+            SubKind::Not => quote! { ::isa_rt::asm::SubRole::Not },
+            SubKind::BitNot => quote! { ::isa_rt::asm::SubRole::BitNot },
             SubKind::Neg { ext } => match ext.and_then(|e| {
                 let ef = &op.fields[e];
                 model.ty(ef.ty).enum_code("X").map(|x| (ef, x))
@@ -126,20 +104,20 @@ impl Gen<'_> {
                 Some((ef, x)) => {
                     let ea = at(ef.start, ef.width);
                     let x = lit(x, "u64");
-                    quote! { asm_match::SubRole::Neg(Some((#ea, #x))) }
+                    quote! { ::isa_rt::asm::SubRole::Neg(Some((#ea, #x))) }
                 }
-                None => quote! { asm_match::SubRole::Neg(None) },
+                None => quote! { ::isa_rt::asm::SubRole::Neg(None) },
             },
             SubKind::Suffix => {
                 let nf = self.name_fn(f.ty);
-                quote! { asm_match::SubRole::Suffix(#nf) }
+                quote! { ::isa_rt::asm::SubRole::Suffix(#nf) }
             }
         };
         let (unset, set) = t.symbol_codes().unwrap_or((0, 1));
         let set = lit(set, "u64");
         let unset = lit(unset, "u64");
         let default = lit(f.default.unwrap_or(0), "u64");
-        quote! { asm_match::Sub { at: #a, role: #role, set: #set, unset: #unset, default: #default } }
+        quote! { ::isa_rt::asm::Sub { at: #a, role: #role, set: #set, unset: #unset, default: #default } }
     }
 
     /// The `OpcodeSpec` of one opcode, with the functions it points to.
@@ -175,7 +153,7 @@ impl Gen<'_> {
                 let text: Vec<String> = vs.iter().map(|v| format!(".{}", v.name)).collect();
                 let text = text.join(", ");
                 quote! {
-                    asm_match::ModSpec { at: #a, field: #name, values: &[ #( (#vnames, #vcodes) ),* ], required: #required, values_text: #text }
+                    ::isa_rt::asm::ModSpec { at: #a, field: #name, values: &[ #( (#vnames, #vcodes) ),* ], required: #required, values_text: #text }
                 }
             })
             .collect();
@@ -200,7 +178,7 @@ impl Gen<'_> {
                     }
                     None => quote! { None },
                 };
-                quote! { Some(asm_match::GuardSpec { at: #a, name: #nf, type_name: #tn, not: #not }) }
+                quote! { Some(::isa_rt::asm::GuardSpec { at: #a, name: #nf, type_name: #tn, not: #not }) }
             }
         };
 
@@ -218,7 +196,7 @@ impl Gen<'_> {
                             let prefix = &rf.prefix;
                             let (lo, hi) = (lit(rf.lo, "u64"), lit(rf.hi, "u64"));
                             let count = match op.bitwidth(f) {
-                                None => quote! { asm_match::count_n::<1> },
+                                None => quote! { ::isa_rt::asm::count_n::<1> },
                                 // An expression that reads no field (`32`, `(1) * 64`)
                                 // is a constant.
                                 Some(b)
@@ -230,7 +208,7 @@ impl Gen<'_> {
                                 {
                                     let v = b.expr.eval(&|_| 0);
                                     let n = lit((v.clamp(1, 1024) as u128).div_ceil(32), "");
-                                    quote! { asm_match::count_n::<#n> }
+                                    quote! { ::isa_rt::asm::count_n::<#n> }
                                 }
                                 Some(b) => {
                                     let cf = format_ident!(
@@ -266,13 +244,13 @@ impl Gen<'_> {
                                     quote! { #cf }
                                 }
                             };
-                            quote! { asm_match::Kind::Reg { name: #nf, prefix: #prefix, lo: #lo, hi: #hi, count: #count } }
+                            quote! { ::isa_rt::asm::Kind::Reg { name: #nf, prefix: #prefix, lo: #lo, hi: #hi, count: #count } }
                         }
                         TypeKind::Enum(vs) => {
                             let nf = self.name_fn(field.ty);
                             let tn = &t.name;
                             let names = vs.iter().map(|v| v.name.as_str());
-                            quote! { asm_match::Kind::Enum { name: #nf, type_name: #tn, values: &[ #( #names ),* ] } }
+                            quote! { ::isa_rt::asm::Kind::Enum { name: #nf, type_name: #tn, values: &[ #( #names ),* ] } }
                         }
                         TypeKind::Immediate { signed } => {
                             let tn = &t.name;
@@ -280,27 +258,27 @@ impl Gen<'_> {
                             let op = &a.model.opcodes[opcode];
                             let (mode, shift) = match op.address(f) {
                                 Some((s, Address::Relative)) => {
-                                    (quote! { asm_match::ImmAddr::Rel }, s)
+                                    (quote! { ::isa_rt::asm::ImmAddr::Rel }, s)
                                 }
                                 Some((s, Address::Absolute)) => {
-                                    (quote! { asm_match::ImmAddr::Abs }, s)
+                                    (quote! { ::isa_rt::asm::ImmAddr::Abs }, s)
                                 }
                                 Some((s, Address::Number)) => {
-                                    (quote! { asm_match::ImmAddr::Scaled }, s)
+                                    (quote! { ::isa_rt::asm::ImmAddr::Scaled }, s)
                                 }
                                 Some((s, Address::Select { field, code })) => {
                                     let g = &op.fields[field];
                                     let at = at(g.start, g.width);
                                     let code = lit(code, "u128");
                                     (
-                                        quote! { asm_match::ImmAddr::Select { mode: #at, abs: #code } },
+                                        quote! { ::isa_rt::asm::ImmAddr::Select { mode: #at, abs: #code } },
                                         s,
                                     )
                                 }
-                                None => (quote! { asm_match::ImmAddr::No }, 0),
+                                None => (quote! { ::isa_rt::asm::ImmAddr::No }, 0),
                             };
                             let shift = lit(shift as u128, "u8");
-                            quote! { asm_match::Kind::Imm { type_name: #tn, width: #w, signed: #signed, addr: #mode, shift: #shift } }
+                            quote! { ::isa_rt::asm::Kind::Imm { type_name: #tn, width: #w, signed: #signed, addr: #mode, shift: #shift } }
                         }
                         TypeKind::ConstMem {
                             bank_bits,
@@ -311,7 +289,7 @@ impl Gen<'_> {
                                 lit(*bank_bits as u128, "u8"),
                                 lit(*offset_bits as u128, "u8"),
                             );
-                            quote! { asm_match::Kind::CMem { bank_bits: #b, offset_bits: #o, signed: #offset_signed } }
+                            quote! { ::isa_rt::asm::Kind::CMem { bank_bits: #b, offset_bits: #o, signed: #offset_signed } }
                         }
                     };
                     (kind, f, f, field.default.is_some())
@@ -338,7 +316,7 @@ impl Gen<'_> {
                     let (b, o) = (lit(bank_bits as u128, "u8"), lit(offset_bits as u128, "u8"));
                     let rt = &model.ty(rf.ty).name;
                     (
-                        quote! { asm_match::Kind::CMemIdx { bank_bits: #b, offset_bits: #o, signed: #offset_signed, reg: #ra, reg_name: #nf, reg_type: #rt, zero: #zero } },
+                        quote! { ::isa_rt::asm::Kind::CMemIdx { bank_bits: #b, offset_bits: #o, signed: #offset_signed, reg: #ra, reg_name: #nf, reg_type: #rt, zero: #zero } },
                         mem,
                         mem,
                         false,
@@ -357,7 +335,7 @@ impl Gen<'_> {
                     let os = matches!(ot.kind, TypeKind::Immediate { signed: true });
                     let rt = &model.ty(op.fields[reg].ty).name;
                     (
-                        quote! { asm_match::Kind::RegIdx { prefix: #prefix, reg_name: #nf, reg_type: #rt, off: #oa_, off_width: #ow, off_signed: #os } },
+                        quote! { ::isa_rt::asm::Kind::RegIdx { prefix: #prefix, reg_name: #nf, reg_type: #rt, off: #oa_, off_width: #ow, off_signed: #os } },
                         reg,
                         usize::MAX,
                         false,
@@ -366,7 +344,7 @@ impl Gen<'_> {
                 OperandKind::Word(wd) => {
                     let name = &model.words[wd.0].name;
                     (
-                        quote! { asm_match::Kind::Word(#name) },
+                        quote! { ::isa_rt::asm::Kind::Word(#name) },
                         usize::MAX,
                         usize::MAX,
                         false,
@@ -389,7 +367,7 @@ impl Gen<'_> {
                     .collect()
             };
             operands.push(quote! {
-                asm_match::OperandSpec { kind: #kind, at: #main_at, subs: &[ #( #subs ),* ], label: #label, expected: #expected, optional: #optional }
+                ::isa_rt::asm::OperandSpec { kind: #kind, at: #main_at, subs: &[ #( #subs ),* ], label: #label, expected: #expected, optional: #optional }
             });
         }
         let req_after = crate::asm::required_after_pub(a, opcode)
@@ -397,7 +375,7 @@ impl Gen<'_> {
             .map(|r| lit(r as u128, "u8"));
 
         let check = if op.exceptions.is_empty() {
-            quote! { asm_match::check_none }
+            quote! { ::isa_rt::asm::check_none }
         } else {
             let cf = format_ident!("check_{}", super::names::field_name(&op.name));
             let st = self.struct_ident(op);
@@ -421,7 +399,7 @@ impl Gen<'_> {
             .collect();
         let mods_text = mods_text.join(" ");
         items.push(quote! {
-            const #spec: asm_match::OpcodeSpec = asm_match::OpcodeSpec {
+            const #spec: ::isa_rt::asm::OpcodeSpec = ::isa_rt::asm::OpcodeSpec {
                 mnemonic: #mnemonic,
                 fields: &[ #( #field_names ),* ],
                 mods_text: #mods_text,
@@ -431,6 +409,7 @@ impl Gen<'_> {
                 operands: &[ #( #operands ),* ],
                 req_after: &[ #( #req_after ),* ],
                 check: #check,
+                files: ASM_REG_FILES,
             };
         });
         (quote! { #( #items )* }, spec)
@@ -466,7 +445,9 @@ impl Gen<'_> {
             let named: Vec<&str> = rf.named.iter().map(|(n, _)| n.as_str()).collect();
             let (name, prefix, named) = (&t.name, &rf.prefix, named.join(", "));
             let (lo, hi) = (lit(rf.lo, "u64"), lit(rf.hi, "u64"));
-            Some(quote! { (#name, #prefix, #lo, #hi, #named) })
+            Some(quote! {
+                ::isa_rt::asm::RegFile { type_name: #name, prefix: #prefix, lo: #lo, hi: #hi, named: #named }
+            })
         });
         let mut multi_groups: Vec<&(String, Vec<usize>)> =
             groups.iter().filter(|(m, _)| m.contains('.')).collect();
@@ -503,7 +484,7 @@ impl Gen<'_> {
             unknown
         } else {
             quote! {
-                let specs: &[&asm_match::OpcodeSpec] = match l.parts[0].0 {
+                let specs: &[&::isa_rt::asm::OpcodeSpec] = match l.parts[0].0 {
                     #( #single )*
                     _ => { #unknown }
                 };
@@ -518,7 +499,7 @@ impl Gen<'_> {
             const MNEMONICS: &[&str] = &[ #( #all_mnemonics ),* ];
 
             /// Register files: type, prefix, numbered range, constant registers.
-            const ASM_REG_FILES: &[(&str, &str, u64, u64, &str)] = &[ #( #reg_files ),* ];
+            const ASM_REG_FILES: &[::isa_rt::asm::RegFile] = &[ #( #reg_files ),* ];
 
             impl Instruction {
                 /// Parses one line of assembly located at address 0 (no labels).
@@ -538,11 +519,11 @@ impl Gen<'_> {
                         return Err(e.into());
                     }
                     let l = &lexed;
-                    let (m0, cands): (usize, &[&asm_match::OpcodeSpec]) = 'found: {
+                    let (m0, cands): (usize, &[&::isa_rt::asm::OpcodeSpec]) = 'found: {
                         #( #multi )*
                         #single_part
                     };
-                    let word = asm_match::assemble(l, m0, cands, addr, labels)?;
+                    let word = ::isa_rt::asm::assemble(l, m0, cands, addr, labels)?;
                     Instruction::decode(word).map_err(|_| {
                         AsmError::new(0, line.len(), AsmErrorKind::Msg("internal error: the assembled word does not decode"))
                     })

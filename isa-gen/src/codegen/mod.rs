@@ -227,16 +227,16 @@ impl Gen<'_> {
         } else {
             (self.reg_ref(), self.backend())
         };
-        let (asm_runtime, asm_parse) = if self.options.skip_asm {
+        let (asm_exports, asm_parse) = if self.options.skip_asm {
             (quote! {}, quote! {})
         } else {
-            (self.asm_runtime(), self.parse_dispatch(&self.asm))
+            (self.asm_exports(), self.parse_dispatch(&self.asm))
         };
         let mut root = BTreeSet::new();
         for part in [
             &support,
             &backend,
-            &asm_runtime,
+            &asm_exports,
             &asm_parse,
             &regs,
             &opcode_enum,
@@ -253,7 +253,7 @@ impl Gen<'_> {
             #macros
             #backend
             #for_each
-            #asm_runtime
+            #asm_exports
             #asm_parse
             #( #types )*
             #regs

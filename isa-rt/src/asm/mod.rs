@@ -1,16 +1,19 @@
-// Hand-written support for the generated assembler, emitted verbatim into the
-// generated code as the module `asm_match` (see `codegen::asm_parse`), whose items the
-// root names by path. It knows nothing of any particular spec: the matcher the
-// per-opcode tables drive. The lexer, the number writers and the suggestions are the
-// `isa-rt` crate's (named by path, `::isa_rt::…`); the error type and its messages are
-// in `asm_errors.rs`, emitted at the root. `no_std`, no allocation: errors hold byte
-// spans and static strings.
+//! The assembler's matcher: reads a lexed line ([`crate::lex::Line`]) against the
+//! forms of its mnemonic and builds the 128-bit word, or says what is wrong
+//! ([`AsmError`]). It knows nothing of a particular spec: a generated crate describes
+//! each opcode with a static [`OpcodeSpec`] (its modifiers, guard and operands, where
+//! their bits go, how names read as codes) and calls [`assemble`]. `no_std`, no
+//! allocation: errors hold byte spans, numbers and static strings.
+
+mod error;
+
+pub use error::{AsmError, AsmErrorDisplay, AsmErrorKind, Expect, NameHint, Problem};
+
+pub use crate::table::At;
 
 /// How an immediate operand is read (`__DefFlow` of the spec).
-// Which variants a spec uses depends on its `__DefFlow`s.
-#[allow(dead_code)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum ImmAddr {
+pub enum ImmAddr {
     /// A plain number.
     No,
     /// An address relative to the next instruction (accepts a label).
@@ -21,173 +24,223 @@ pub(super) enum ImmAddr {
     Scaled,
     /// `Abs` when the modifier at `mode` holds `abs`, `Rel` otherwise (BasePCMode's
     /// `.ABS`/`.REL`): the modifiers are read before the operands.
-    Select { mode: At, abs: u128 },
+    Select {
+        /// The mode modifier's place.
+        mode: At,
+        /// Its code that makes the address absolute.
+        abs: u128,
+    },
 }
 
-// ---------------------------------------------------------------------------------
-// The table-driven assembler. The generator emits one `OpcodeSpec` per opcode (its
-// modifiers, guard and operands, where their bits go, how names read as codes);
-// `assemble` reads a line against the candidates of its mnemonic and builds the 128-bit
-// word, which `Instruction::decode` then turns into the typed instruction.
-// ---------------------------------------------------------------------------------
-
-/// A field's place in the word: its lowest bit (below 128) and its bits from bit 0,
-/// both worked out by the generator.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct At {
-    pub(super) start: u8,
-    pub(super) mask: u128,
-}
-
-impl At {
-    pub(super) fn get(self, w: u128) -> u64 {
-        ((w >> self.start) & self.mask) as u64
-    }
-    fn set(self, w: &mut u128, v: u128) {
-        *w = (*w & !(self.mask << self.start)) | ((v & self.mask) << self.start);
-    }
-}
-
-/// The code of a register or enum value written as text.
-pub(super) type NameFn = fn(&str) -> Option<u64>;
+/// The code of a register or enum value written as text (a generated `FromStr`).
+pub type NameFn = fn(&str) -> Option<u64>;
 /// How many 32-bit registers an operand spans, from the modifiers already in the word.
-pub(super) type CountFn = fn(u128) -> u64;
+pub type CountFn = fn(u128) -> u64;
 
 /// An operand of a fixed width spans `N` registers.
-pub(super) fn count_n<const N: u64>(_: u128) -> u64 {
+pub fn count_n<const N: u64>(_: u128) -> u64 {
     N
 }
 
 /// How a sub-field is written.
-// A spec without sub-fields of some kind never constructs its variant.
-#[allow(dead_code)]
 #[derive(Clone, Copy, Debug)]
-pub(super) enum SubRole {
+pub enum SubRole {
     /// `!`.
     Not,
-    /// `-`, or `~` when the `ext` field holds the `X` code.
+    /// `-`, or `~` when the `ext` field (its place and the `X` code) holds the `X` code.
     Neg(Option<(At, u64)>),
     /// `~`.
     BitNot,
-    /// `.VALUE`.
+    /// `.VALUE`: the value's name read by the function.
     Suffix(NameFn),
 }
 
+/// A sub-field of an operand (`ra.neg`, `ra.H1`).
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Sub {
-    pub(super) at: At,
-    pub(super) role: SubRole,
-    /// Codes with the symbol written, and without it; the default is in the base word.
-    pub(super) set: u64,
-    pub(super) unset: u64,
-    pub(super) default: u64,
+pub struct Sub {
+    /// Its place in the word.
+    pub at: At,
+    /// How it is written.
+    pub role: SubRole,
+    /// The code with the symbol written; the default is in the base word.
+    pub set: u64,
+    /// The code without it.
+    pub unset: u64,
+    /// The default code (a suffix left out).
+    pub default: u64,
 }
 
 /// What an operand is.
-// A spec without operands of some kind never constructs its variant.
-#[allow(dead_code)]
 #[derive(Clone, Copy, Debug)]
-pub(super) enum Kind {
+pub enum Kind {
+    /// A register: numbered `prefix lo..=hi`, or named (read by `name`).
     Reg {
+        /// Its name as its code.
         name: NameFn,
+        /// The file's prefix (`R`).
         prefix: &'static str,
+        /// The first numbered register.
         lo: u64,
+        /// The last numbered register.
         hi: u64,
+        /// How many registers it spans (more than one: written as a range `R[4:5]`).
         count: CountFn,
     },
+    /// A value of an enumeration, by name.
     Enum {
+        /// Its name as its code.
         name: NameFn,
-        /// For hints: the type's name and its values.
+        /// For hints: the type's name.
         type_name: &'static str,
+        /// For hints: its values.
         values: &'static [&'static str],
     },
+    /// A number, or a label for an address.
     Imm {
+        /// The type's name (for messages).
         type_name: &'static str,
+        /// Its width in bits.
         width: u8,
+        /// Two's complement.
         signed: bool,
         /// A `CvtIShift` operand: how it is read, counted in `1 << shift` bytes.
         addr: ImmAddr,
+        /// The scale of an address.
         shift: u8,
     },
+    /// `c[bank][offset]`.
     CMem {
+        /// The bank's width.
         bank_bits: u8,
+        /// The offset's width.
         offset_bits: u8,
         /// The offset is signed (two's complement) or unsigned.
         signed: bool,
     },
+    /// `c[bank][REG+offset]`.
     CMemIdx {
+        /// The bank's width.
         bank_bits: u8,
+        /// The offset's width.
         offset_bits: u8,
+        /// The offset is two's complement.
         signed: bool,
+        /// The address register's place.
         reg: At,
+        /// The address register's name as its code.
         reg_name: NameFn,
         /// The address register's type name.
         reg_type: &'static str,
+        /// The register's code when none is written, if it has one.
         zero: Option<u64>,
     },
+    /// `PREFIX[REG+offset]`.
     RegIdx {
+        /// The file's prefix (`UR`).
         prefix: &'static str,
+        /// The index register's name as its code.
         reg_name: NameFn,
         /// The index register's type name.
         reg_type: &'static str,
+        /// The offset's place.
         off: At,
-        /// The offset's immediate type: its width and signedness.
+        /// The offset's width.
         off_width: u8,
+        /// The offset is two's complement.
         off_signed: bool,
     },
+    /// A fixed word (`UPR`).
     Word(&'static str),
 }
 
+/// An operand of an opcode.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct OperandSpec {
-    pub(super) kind: Kind,
+pub struct OperandSpec {
+    /// What it is.
+    pub kind: Kind,
     /// The main field (the constant-memory field of `C[…]`, the register of `PREFIX[…]`).
-    pub(super) at: At,
-    pub(super) subs: &'static [Sub],
-    pub(super) label: &'static str,
-    pub(super) expected: &'static str,
-    pub(super) optional: bool,
+    pub at: At,
+    /// Its sub-fields.
+    pub subs: &'static [Sub],
+    /// The spec's name for it (messages).
+    pub label: &'static str,
+    /// What it takes (`a Reg`, messages).
+    pub expected: &'static str,
+    /// It may be left out (its field has a default).
+    pub optional: bool,
 }
 
+/// A modifier field of an opcode.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct ModSpec {
-    pub(super) at: At,
-    pub(super) field: &'static str,
-    pub(super) values: &'static [(&'static str, u64)],
-    pub(super) required: bool,
+pub struct ModSpec {
+    /// Its place.
+    pub at: At,
+    /// Its field's name in the spec.
+    pub field: &'static str,
+    /// Its values: name and code.
+    pub values: &'static [(&'static str, u64)],
+    /// It has no default, so it must be written.
+    pub required: bool,
     /// `.A, .B` for messages.
-    pub(super) values_text: &'static str,
+    pub values_text: &'static str,
 }
 
+/// The guard predicate of an opcode.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct GuardSpec {
-    pub(super) at: At,
-    pub(super) name: NameFn,
-    pub(super) type_name: &'static str,
-    pub(super) not: Option<Sub>,
+pub struct GuardSpec {
+    /// Its place.
+    pub at: At,
+    /// Its name as its code.
+    pub name: NameFn,
+    /// Its type's name (messages).
+    pub type_name: &'static str,
+    /// Its `.not` sub-field, when it can be negated.
+    pub not: Option<Sub>,
 }
 
+/// One opcode, as the matcher reads a line against it.
 #[derive(Debug)]
-pub(super) struct OpcodeSpec {
-    pub(super) mnemonic: &'static str,
+pub struct OpcodeSpec {
+    /// How assembly names it (`UIMAD.WIDE`).
+    pub mnemonic: &'static str,
     /// The opcode's field names (for "`pu` is the operand's name in the spec").
-    pub(super) fields: &'static [&'static str],
+    pub fields: &'static [&'static str],
     /// Every modifier value, `.A .B` (for an unknown modifier with none near).
-    pub(super) mods_text: &'static str,
+    pub mods_text: &'static str,
     /// Fixed bits and every default.
-    pub(super) base: u128,
-    pub(super) mods: &'static [ModSpec],
-    pub(super) guard: Option<GuardSpec>,
-    pub(super) operands: &'static [OperandSpec],
+    pub base: u128,
+    /// Its modifier fields.
+    pub mods: &'static [ModSpec],
+    /// Its guard, when it has one.
+    pub guard: Option<GuardSpec>,
+    /// Its operands, in `Order`.
+    pub operands: &'static [OperandSpec],
     /// For each operand, how many required operands follow it.
-    pub(super) req_after: &'static [u8],
+    pub req_after: &'static [u8],
     /// The spec's `__Exception` conditions: their kind and message when one holds.
-    pub(super) check: fn(u128) -> Result<(), (&'static str, &'static str)>,
+    pub check: fn(u128) -> Result<(), (&'static str, &'static str)>,
+    /// The spec's register files (for "`R255` does not exist" hints).
+    pub files: &'static [RegFile],
 }
 
-// Unused when every opcode of the spec has `__Exception` conditions.
-#[allow(dead_code)]
-pub(super) fn check_none(_: u128) -> Result<(), (&'static str, &'static str)> {
+/// A register file of the spec, for hints about a name written like one of its
+/// registers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RegFile {
+    /// The type's name.
+    pub type_name: &'static str,
+    /// The prefix of its numbered registers (`R`).
+    pub prefix: &'static str,
+    /// The first numbered register.
+    pub lo: u64,
+    /// The last numbered register.
+    pub hi: u64,
+    /// Its named registers, `RZ, PT` (empty when none).
+    pub named: &'static str,
+}
+
+/// The `check` of an opcode without `__Exception` conditions.
+pub fn check_none(_: u128) -> Result<(), (&'static str, &'static str)> {
     Ok(())
 }
 
@@ -248,7 +301,7 @@ enum Read {
 }
 
 /// Signed or unsigned range of a `width`-bit immediate.
-pub(super) fn bounds(width: u8, signed: bool) -> (i128, i128) {
+pub(crate) fn bounds(width: u8, signed: bool) -> (i128, i128) {
     let w = u32::from(width).clamp(1, 127);
     if signed {
         let hi = (1i128 << (w - 1)) - 1;
@@ -279,18 +332,19 @@ fn cmem(
 
 /// Sets the sub-fields of an operand from the token's prefix and suffix: a written
 /// operand carries exactly the symbols written.
-fn decorate(subs: &[Sub], tok: &::isa_rt::lex::Tok, w: &mut u128) -> Result<(), Problem> {
+fn decorate(subs: &[Sub], tok: &crate::lex::Tok, w: &mut u128) -> Result<(), Problem> {
     for s in subs {
         let v = if matches!(s.role, SubRole::Suffix(_)) {
             s.default
         } else {
             s.unset
         };
-        s.at.set(w, u128::from(v));
+        s.at.write(w, u128::from(v));
     }
     if let Some(p) = tok.prefix {
         let word = *w;
-        let tilde = |ext: Option<(At, u64)>| ext.is_some_and(|(at, x)| at.get(word) == x);
+        let tilde =
+            |ext: Option<(At, u64)>| ext.is_some_and(|(at, x)| at.read(word) == u128::from(x));
         let hit = subs.iter().find(|s| match (p, s.role) {
             ('!', SubRole::Not) | ('~', SubRole::BitNot) => true,
             ('-', SubRole::Neg(ext)) => !tilde(ext),
@@ -298,7 +352,7 @@ fn decorate(subs: &[Sub], tok: &::isa_rt::lex::Tok, w: &mut u128) -> Result<(), 
             _ => false,
         });
         match hit {
-            Some(s) => s.at.set(w, u128::from(s.set)),
+            Some(s) => s.at.write(w, u128::from(s.set)),
             None => {
                 // The `-`/`~` advice is for a negation whose form an extension field
                 // (`.X`) chooses; a plain `.neg` takes `-` only.
@@ -317,7 +371,7 @@ fn decorate(subs: &[Sub], tok: &::isa_rt::lex::Tok, w: &mut u128) -> Result<(), 
             _ => None,
         });
         match hit {
-            Some((at, v)) => at.set(w, u128::from(v)),
+            Some((at, v)) => at.write(w, u128::from(v)),
             None => return Err(suffix_problem(false, tok, sfx)),
         }
     }
@@ -325,7 +379,7 @@ fn decorate(subs: &[Sub], tok: &::isa_rt::lex::Tok, w: &mut u128) -> Result<(), 
 }
 
 /// A `.SUFFIX` the operand does not take; which operand does is filled in by the caller.
-fn suffix_problem(imm: bool, tok: &::isa_rt::lex::Tok, sfx: &str) -> Problem {
+fn suffix_problem(imm: bool, tok: &crate::lex::Tok, sfx: &str) -> Problem {
     // The suffix ends the token.
     Problem::Suffix(imm, tok.end - sfx.len(), tok.end, 0, "")
 }
@@ -343,7 +397,7 @@ fn offset_in(line: &str, part: &str) -> (usize, usize) {
 /// Reads `tok` (of `line`) as operand `o`, writing its bits into `w`.
 fn read(
     o: &OperandSpec,
-    tok: &::isa_rt::lex::Tok,
+    tok: &crate::lex::Tok,
     line: &str,
     w: &mut u128,
     addr: u64,
@@ -358,7 +412,7 @@ fn read(
 
 fn read_token(
     o: &OperandSpec,
-    tok: &::isa_rt::lex::Tok,
+    tok: &crate::lex::Tok,
     line: &str,
     w: &mut u128,
     addr: u64,
@@ -374,7 +428,7 @@ fn read_token(
         } => {
             let n = count(*w);
             match tok.core {
-                ::isa_rt::lex::TokCore::Name(text) => {
+                crate::lex::TokCore::Name(text) => {
                     // The register before a `.SUFFIX` (a byte scan: names are short).
                     let base = match text.bytes().position(|b| b == b'.') {
                         Some(dot) => &text[..dot],
@@ -386,25 +440,30 @@ fn read_token(
                     if n > 1 && (lo..=hi).contains(&code) {
                         return Read::Bad(Problem::NeedsRange((n * 32) as u32, prefix, code));
                     }
-                    o.at.set(w, u128::from(code));
+                    o.at.write(w, u128::from(code));
                 }
-                ::isa_rt::lex::TokCore::Range(file, first, last) if file == prefix => {
+                crate::lex::TokCore::Range(file, first, last) if file == prefix => {
                     // Only the first register must exist: an operand at the last register
                     // prints as e.g. `UR[62:63]` and must read back.
                     if !(lo..=hi).contains(&first) {
                         return Read::Bad(Problem::NoSuchRegister(prefix, first));
                     }
                     if (last - first).checked_add(1) != Some(n) {
-                        return Read::Bad(Problem::RangeWidth(prefix, first, last, (n * 32) as u32));
+                        return Read::Bad(Problem::RangeWidth(
+                            prefix,
+                            first,
+                            last,
+                            (n * 32) as u32,
+                        ));
                     }
-                    o.at.set(w, u128::from(first));
+                    o.at.write(w, u128::from(first));
                 }
                 _ => return Read::Kind,
             }
             true
         }
         Kind::Enum { name, .. } => {
-            let ::isa_rt::lex::TokCore::Name(text) = tok.core else {
+            let crate::lex::TokCore::Name(text) = tok.core else {
                 return Read::Kind;
             };
             let Some(code) = name(text) else {
@@ -413,7 +472,7 @@ fn read_token(
             if let Some(c) = tok.prefix {
                 return Read::Bad(Problem::Prefix(c, false));
             }
-            o.at.set(w, u128::from(code));
+            o.at.write(w, u128::from(code));
             false
         }
         Kind::Imm {
@@ -424,21 +483,24 @@ fn read_token(
             shift,
         } => {
             let mode = match mode {
-                ImmAddr::Select { mode: m, abs } if u128::from(m.get(*w)) == abs => ImmAddr::Abs,
+                ImmAddr::Select { mode: m, abs } if m.read(*w) == abs => ImmAddr::Abs,
                 ImmAddr::Select { .. } => ImmAddr::Rel,
                 m => m,
             };
             let v = match tok.core {
-                ::isa_rt::lex::TokCore::Number(v) => v,
-                ::isa_rt::lex::TokCore::Label(l, addend) if matches!(mode, ImmAddr::Rel | ImmAddr::Abs) => match labels(l)
+                crate::lex::TokCore::Number(v) => v,
+                crate::lex::TokCore::Label(l, addend)
+                    if matches!(mode, ImmAddr::Rel | ImmAddr::Abs) =>
                 {
-                    Some(t) => i128::from(t) + addend,
-                    None => {
-                        let (s, e) = offset_in(line, l);
-                        return Read::Bad(Problem::UndefinedLabel(s, e));
+                    match labels(l) {
+                        Some(t) => i128::from(t) + addend,
+                        None => {
+                            let (s, e) = offset_in(line, l);
+                            return Read::Bad(Problem::UndefinedLabel(s, e));
+                        }
                     }
-                },
-                ::isa_rt::lex::TokCore::Label(..) => return Read::Bad(Problem::LabelNotAllowed),
+                }
+                crate::lex::TokCore::Label(..) => return Read::Bad(Problem::LabelNotAllowed),
                 _ => return Read::Kind,
             };
             if let Some(p) = tok.prefix {
@@ -500,7 +562,7 @@ fn read_token(
                     v
                 }
             };
-            o.at.set(w, value as u128);
+            o.at.write(w, value as u128);
             false
         }
         Kind::CMem {
@@ -509,9 +571,9 @@ fn read_token(
             signed,
         } => {
             match tok.core {
-                ::isa_rt::lex::TokCore::ConstMem(bank, None, off) => {
+                crate::lex::TokCore::ConstMem(bank, None, off) => {
                     match cmem(bank, off, bank_bits, offset_bits, signed) {
-                        Ok(c) => o.at.set(w, c),
+                        Ok(c) => o.at.write(w, c),
                         Err(p) => return Read::Bad(p),
                     }
                 }
@@ -530,7 +592,7 @@ fn read_token(
             reg_type,
             zero,
         } => {
-            let ::isa_rt::lex::TokCore::ConstMem(bank, r, off) = tok.core else {
+            let crate::lex::TokCore::ConstMem(bank, r, off) = tok.core else {
                 return Read::Kind;
             };
             let code = match (r, zero) {
@@ -546,8 +608,8 @@ fn read_token(
             };
             match cmem(bank, off, bank_bits, offset_bits, signed) {
                 Ok(c) => {
-                    o.at.set(w, c);
-                    reg.set(w, u128::from(code));
+                    o.at.write(w, c);
+                    reg.write(w, u128::from(code));
                 }
                 Err(p) => return Read::Bad(p),
             }
@@ -561,7 +623,7 @@ fn read_token(
             off_width,
             off_signed,
         } => {
-            let ::isa_rt::lex::TokCore::Indexed(file, r, offset) = tok.core else {
+            let crate::lex::TokCore::Indexed(file, r, offset) = tok.core else {
                 return Read::Kind;
             };
             if file != prefix {
@@ -582,13 +644,13 @@ fn read_token(
             if offset < lo || offset > hi {
                 return Read::Bad(Problem::IndexOffset(offset, lo, hi));
             }
-            o.at.set(w, u128::from(code));
-            off.set(w, offset as u128 & ((1u128 << off_width) - 1));
+            o.at.write(w, u128::from(code));
+            off.write(w, offset as u128 & ((1u128 << off_width) - 1));
             false
         }
         Kind::Word(word) => {
             return match tok.core {
-                ::isa_rt::lex::TokCore::Name(n) if n == word && tok.prefix.is_none() => Read::Ok,
+                crate::lex::TokCore::Name(n) if n == word && tok.prefix.is_none() => Read::Ok,
                 _ => Read::Kind,
             }
         }
@@ -605,7 +667,7 @@ fn read_token(
 #[allow(clippy::result_large_err)]
 fn attempt(
     spec: &OpcodeSpec,
-    l: &::isa_rt::lex::Line,
+    l: &crate::lex::Line,
     m0: usize,
     addr: u64,
     labels: &dyn Fn(&str) -> Option<u64>,
@@ -627,22 +689,31 @@ fn attempt(
         match hit(text) {
             Some((k, _)) if given & (1 << k) != 0 => {
                 // The part that gave it first (looked for on this error path only).
-                let first = parts[..i].iter().find(|p| hit(p.0).is_some_and(|(j, _)| j == k));
+                let first = parts[..i]
+                    .iter()
+                    .find(|p| hit(p.0).is_some_and(|(j, _)| j == k));
                 let (es, ee) = first.map_or((s, e), |p| (p.1, p.2));
-                let kind = AsmErrorKind::DuplicateModifier(spec.mnemonic, spec.mods[k].field, es, ee);
+                let kind =
+                    AsmErrorKind::DuplicateModifier(spec.mnemonic, spec.mods[k].field, es, ee);
                 return Err(Fail {
                     rank: 1,
                     err: AsmError::new(s - 1, e, kind),
                 });
             }
             Some((k, v)) => {
-                spec.mods[k].at.set(&mut w, u128::from(v));
+                spec.mods[k].at.write(&mut w, u128::from(v));
                 given |= 1 << k;
             }
             None => {
-                let all = spec.mods.iter().flat_map(|m| m.values.iter().map(|&(n, _)| n));
-                let kind =
-                    AsmErrorKind::UnknownModifier(spec.mnemonic, ::isa_rt::suggest::nearest::<3>(text, all), spec.mods_text);
+                let all = spec
+                    .mods
+                    .iter()
+                    .flat_map(|m| m.values.iter().map(|&(n, _)| n));
+                let kind = AsmErrorKind::UnknownModifier(
+                    spec.mnemonic,
+                    crate::suggest::nearest::<3>(text, all),
+                    spec.mods_text,
+                );
                 return Err(Fail {
                     rank: 1,
                     err: AsmError::new(s - 1, e, kind),
@@ -674,10 +745,10 @@ fn attempt(
                 err: AsmError::new(s, e, AsmErrorKind::Guard(g.type_name)),
             });
         };
-        g.at.set(&mut w, u128::from(code));
+        g.at.write(&mut w, u128::from(code));
         if negated {
             match g.not {
-                Some(n) => n.at.set(&mut w, u128::from(n.set)),
+                Some(n) => n.at.write(&mut w, u128::from(n.set)),
                 None => {
                     return Err(Fail {
                         rank: 2,
@@ -698,11 +769,12 @@ fn attempt(
     let mut first_skip: Option<(usize, usize)> = None;
     // A name gets hints (a register past its file's end, the spec's name of the
     // operand, a misspelt value); it runs to the end of the token.
-    let name_hint = |o: &OperandSpec, tok: &::isa_rt::lex::Tok| match tok.core {
-        ::isa_rt::lex::TokCore::Name(name) => Some(NameHint {
+    let name_hint = |o: &OperandSpec, tok: &crate::lex::Tok| match tok.core {
+        crate::lex::TokCore::Name(name) => Some(NameHint {
             start: tok.end - name.len(),
             end: tok.end,
             fields: spec.fields,
+            files: spec.files,
             expected: o.expected,
             values: match o.kind {
                 Kind::Enum {
@@ -799,9 +871,9 @@ fn attempt(
                 if let Problem::Suffix(_, s, e, owner, label) = &mut problem {
                     let sfx = l.text.get(*s..*e).unwrap_or("");
                     let takes = |o: &OperandSpec| {
-                        o.subs.iter().any(|sub| {
-                            matches!(sub.role, SubRole::Suffix(name) if name(sfx).is_some())
-                        })
+                        o.subs.iter().any(
+                            |sub| matches!(sub.role, SubRole::Suffix(name) if name(sfx).is_some()),
+                        )
                     };
                     if let Some(j) = spec.operands.iter().position(takes) {
                         *owner = j as u8 + 1;
@@ -850,11 +922,7 @@ fn attempt(
             AsmError::new(
                 tok.start,
                 tok.end,
-                AsmErrorKind::TooMany(
-                    max as u8,
-                    n as u8,
-                    spec.operands.iter().any(|o| o.optional),
-                ),
+                AsmErrorKind::TooMany(max as u8, n as u8, spec.operands.iter().any(|o| o.optional)),
             ),
             first_bad,
         ));
@@ -882,8 +950,8 @@ fn attempt(
 /// Whether operand `o` may read token `t`: false for a class of token it never reads
 /// (a number where a register goes, another register file's range, …), as `read`
 /// asserts in debug builds.
-fn fits(o: &OperandSpec, t: &::isa_rt::lex::Tok) -> bool {
-    use ::isa_rt::lex::TokCore as T;
+fn fits(o: &OperandSpec, t: &crate::lex::Tok) -> bool {
+    use crate::lex::TokCore as T;
     match (&o.kind, &t.core) {
         (Kind::Reg { prefix, .. }, T::Range(file, ..)) => file == prefix,
         (Kind::Reg { .. } | Kind::Enum { .. }, T::Name(_)) => true,
@@ -898,7 +966,7 @@ fn fits(o: &OperandSpec, t: &::isa_rt::lex::Tok) -> bool {
 
 /// Whether `spec` may match the line: false only when it cannot, every operand being
 /// required and the tokens not one each of the classes they read.
-fn may_match(spec: &OpcodeSpec, l: &::isa_rt::lex::Line) -> bool {
+fn may_match(spec: &OpcodeSpec, l: &crate::lex::Line) -> bool {
     if spec.operands.iter().any(|o| o.optional) {
         return true;
     }
@@ -913,8 +981,8 @@ fn may_match(spec: &OpcodeSpec, l: &::isa_rt::lex::Line) -> bool {
 /// Assembles a lexed line against the candidate opcodes of its mnemonic: the word of
 /// the first that matches, or the most specific error.
 #[allow(clippy::result_large_err)]
-pub(super) fn assemble(
-    l: &::isa_rt::lex::Line,
+pub fn assemble(
+    l: &crate::lex::Line,
     m0: usize,
     cands: &[&OpcodeSpec],
     addr: u64,

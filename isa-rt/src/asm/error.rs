@@ -1,8 +1,8 @@
-// Hand-written support for the generated assembler, emitted verbatim into the
-// generated code after `asm_runtime.rs` (see `codegen::asm_parse`), and compiled into
-// isa-gen with it: the error a line of assembly gets, and its message. Both tiers say
-// the same words (`isa-gen/src/asm/` renders its own errors; `tests/asm.rs` compares
-// them). `no_std`, no allocation: errors hold byte spans, numbers and static strings.
+//! The error a line of assembly gets, and its message: the words every assembler of
+//! the toolchain says (`isa-gen/src/asm/` renders its own; `isa-gen/tests/asm.rs`
+//! compares them). No allocation: errors hold byte spans, numbers and static strings.
+
+use super::RegFile;
 
 /// Why a line of assembly was rejected, and where (`start..end`, bytes of the line).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -83,14 +83,16 @@ pub struct Expect {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct NameHint {
     /// Where the name is in the line (`start..end`, without a prefix symbol).
-    start: usize,
-    end: usize,
+    pub(crate) start: usize,
+    pub(crate) end: usize,
     /// The field names of the opcode.
-    fields: &'static [&'static str],
+    pub(crate) fields: &'static [&'static str],
+    /// The spec's register files.
+    pub(crate) files: &'static [RegFile],
     /// What the operand takes (`a Pred`).
-    expected: &'static str,
+    pub(crate) expected: &'static str,
     /// The operand's enumeration, when it is one: its name and values.
-    values: Option<(&'static str, &'static [&'static str])>,
+    pub(crate) values: Option<(&'static str, &'static [&'static str])>,
 }
 
 /// What is wrong with an operand of the right kind.
@@ -143,7 +145,8 @@ pub enum Problem {
 }
 
 impl AsmError {
-    const fn new(start: usize, end: usize, kind: AsmErrorKind) -> AsmError {
+    /// An error of `kind` at `start..end` of the line.
+    pub const fn new(start: usize, end: usize, kind: AsmErrorKind) -> AsmError {
         AsmError { start, end, kind }
     }
 
@@ -158,12 +161,12 @@ impl AsmError {
     }
 }
 
-impl From<::isa_rt::lex::LexError> for AsmError {
-    fn from(e: ::isa_rt::lex::LexError) -> AsmError {
+impl From<crate::lex::LexError> for AsmError {
+    fn from(e: crate::lex::LexError) -> AsmError {
         let kind = match e.kind {
-            ::isa_rt::lex::LexErrorKind::Syntax(what) => AsmErrorKind::Syntax(what),
-            ::isa_rt::lex::LexErrorKind::Msg(template) => AsmErrorKind::Msg(template),
-            ::isa_rt::lex::LexErrorKind::Empty => AsmErrorKind::Empty,
+            crate::lex::LexErrorKind::Syntax(what) => AsmErrorKind::Syntax(what),
+            crate::lex::LexErrorKind::Msg(template) => AsmErrorKind::Msg(template),
+            crate::lex::LexErrorKind::Empty => AsmErrorKind::Empty,
         };
         AsmError::new(e.start, e.end, kind)
     }
@@ -177,8 +180,16 @@ pub struct AsmErrorDisplay<'a> {
 }
 
 impl AsmErrorDisplay<'_> {
-    fn lex_error(&self, kind: ::isa_rt::lex::LexErrorKind, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        let e = ::isa_rt::lex::LexError { start: self.err.start, end: self.err.end, kind };
+    fn lex_error(
+        &self,
+        kind: crate::lex::LexErrorKind,
+        f: &mut core::fmt::Formatter<'_>,
+    ) -> core::fmt::Result {
+        let e = crate::lex::LexError {
+            start: self.err.start,
+            end: self.err.end,
+            kind,
+        };
         core::fmt::Display::fmt(&e.display(self.line), f)
     }
 }
@@ -208,9 +219,11 @@ impl core::fmt::Display for AsmErrorDisplay<'_> {
         let mnemonic = mnemonic_text(self.line);
         match e.kind {
             // The lexer's own errors, in its words.
-            AsmErrorKind::Syntax(what) => self.lex_error(::isa_rt::lex::LexErrorKind::Syntax(what), f),
-            AsmErrorKind::Msg(template) => self.lex_error(::isa_rt::lex::LexErrorKind::Msg(template), f),
-            AsmErrorKind::Empty => self.lex_error(::isa_rt::lex::LexErrorKind::Empty, f),
+            AsmErrorKind::Syntax(what) => self.lex_error(crate::lex::LexErrorKind::Syntax(what), f),
+            AsmErrorKind::Msg(template) => {
+                self.lex_error(crate::lex::LexErrorKind::Msg(template), f)
+            }
+            AsmErrorKind::Empty => self.lex_error(crate::lex::LexErrorKind::Empty, f),
             AsmErrorKind::UnknownMnemonic(near) => {
                 write!(f, "unknown mnemonic `{found}`")?;
                 if !near[0].is_empty() {
@@ -301,52 +314,52 @@ impl core::fmt::Display for AsmErrorDisplay<'_> {
                 match problem {
                     Problem::Range(ty, v, min, max, signed) => {
                         f.write_str("immediate ")?;
-                        ::isa_rt::num::write_hex(f, v)?;
+                        crate::num::write_hex(f, v)?;
                         write!(f, " does not fit {ty} (")?;
-                        ::isa_rt::num::write_hex(f, min)?;
+                        crate::num::write_hex(f, min)?;
                         f.write_str("..=")?;
-                        ::isa_rt::num::write_hex(f, max)?;
+                        crate::num::write_hex(f, max)?;
                         if let Some(w) = signed {
                             write!(f, ", or its {w}-bit pattern up to ")?;
-                            ::isa_rt::num::write_hex(f, asm_match::bounds(w, false).1)?;
+                            crate::num::write_hex(f, super::bounds(w, false).1)?;
                         }
                         f.write_str(")")
                     }
                     Problem::Misaligned(target, align, next) => {
                         f.write_str("branch target ")?;
-                        ::isa_rt::num::write_hex(f, target)?;
+                        crate::num::write_hex(f, target)?;
                         write!(
                             f,
                             " is not a multiple of {align:#x} bytes from the next instruction ("
                         )?;
-                        ::isa_rt::num::write_hex(f, next)?;
+                        crate::num::write_hex(f, next)?;
                         f.write_str(")")
                     }
                     Problem::TargetRange(target, reach) => {
                         f.write_str("branch target ")?;
-                        ::isa_rt::num::write_hex(f, target)?;
+                        crate::num::write_hex(f, target)?;
                         f.write_str(" is out of range")?;
                         if let Some((min, max)) = reach {
                             f.write_str(" (")?;
-                            ::isa_rt::num::write_hex(f, min)?;
+                            crate::num::write_hex(f, min)?;
                             f.write_str("..=")?;
-                            ::isa_rt::num::write_hex(f, max)?;
+                            crate::num::write_hex(f, max)?;
                             f.write_str(")")?;
                         }
                         Ok(())
                     }
                     Problem::NotMultiple(abs, v, align) => {
                         f.write_str(if abs { "address " } else { "immediate " })?;
-                        ::isa_rt::num::write_hex(f, v)?;
+                        crate::num::write_hex(f, v)?;
                         write!(f, " is not a multiple of {align:#x}")
                     }
                     Problem::ScaledRange(abs, v, min, max) => {
                         f.write_str(if abs { "address " } else { "immediate " })?;
-                        ::isa_rt::num::write_hex(f, v)?;
+                        crate::num::write_hex(f, v)?;
                         f.write_str(" is out of range (")?;
-                        ::isa_rt::num::write_hex(f, min)?;
+                        crate::num::write_hex(f, min)?;
                         f.write_str("..=")?;
-                        ::isa_rt::num::write_hex(f, max)?;
+                        crate::num::write_hex(f, max)?;
                         f.write_str(")")
                     }
                     Problem::UndefinedLabel(s, e) => {
@@ -394,11 +407,11 @@ impl core::fmt::Display for AsmErrorDisplay<'_> {
                     }
                     Problem::Offset(off, min, max) => {
                         f.write_str("offset ")?;
-                        ::isa_rt::num::write_hex(f, off)?;
+                        crate::num::write_hex(f, off)?;
                         f.write_str(" is outside ")?;
-                        ::isa_rt::num::write_hex(f, min)?;
+                        crate::num::write_hex(f, min)?;
                         f.write_str("..=")?;
-                        ::isa_rt::num::write_hex(f, max)
+                        crate::num::write_hex(f, max)
                     }
                     Problem::IndexReg(ty, cmem, s, e) => {
                         let name = self.line.get(s..e).unwrap_or("");
@@ -411,11 +424,11 @@ impl core::fmt::Display for AsmErrorDisplay<'_> {
                     Problem::NoIndexReg => f.write_str("write the address register"),
                     Problem::IndexOffset(off, min, max) => {
                         f.write_str("index offset ")?;
-                        ::isa_rt::num::write_hex(f, off)?;
+                        crate::num::write_hex(f, off)?;
                         f.write_str(" does not fit (")?;
-                        ::isa_rt::num::write_hex(f, min)?;
+                        crate::num::write_hex(f, min)?;
                         f.write_str("..=")?;
-                        ::isa_rt::num::write_hex(f, max)?;
+                        crate::num::write_hex(f, max)?;
                         f.write_str(")")
                     }
                 }
@@ -438,7 +451,14 @@ impl core::fmt::Display for AsmErrorDisplay<'_> {
 fn write_hints(f: &mut core::fmt::Formatter<'_>, line: &str, h: &NameHint) -> core::fmt::Result {
     let name = line.get(h.start..h.end).unwrap_or("");
     let base = name.split_once('.').map_or(name, |(b, _)| b);
-    for &(ty, prefix, lo, hi, named) in ASM_REG_FILES {
+    for &RegFile {
+        type_name: ty,
+        prefix,
+        lo,
+        hi,
+        named,
+    } in h.files
+    {
         let Some(n) = base.strip_prefix(prefix) else {
             continue;
         };
@@ -449,7 +469,10 @@ fn write_hints(f: &mut core::fmt::Formatter<'_>, line: &str, h: &NameHint) -> co
         let exists = (n.len() == 1 || !n.starts_with('0'))
             && n.parse::<u64>().is_ok_and(|v| (lo..=hi).contains(&v));
         if !exists {
-            write!(f, " (`{base}` does not exist: `{ty}` has {prefix}{lo}..{prefix}{hi}")?;
+            write!(
+                f,
+                " (`{base}` does not exist: `{ty}` has {prefix}{lo}..{prefix}{hi}"
+            )?;
             if !named.is_empty() {
                 write!(f, " and {named}")?;
             }
@@ -466,7 +489,10 @@ fn write_hints(f: &mut core::fmt::Formatter<'_>, line: &str, h: &NameHint) -> co
     if let Some((ty, values)) = h.values {
         let mut starts = [""; 4];
         let mut n = 0;
-        for v in values.iter().filter(|v| v.starts_with(name) && v.len() > name.len()) {
+        for v in values
+            .iter()
+            .filter(|v| v.starts_with(name) && v.len() > name.len())
+        {
             if n < starts.len() {
                 starts[n] = v;
                 n += 1;
@@ -475,7 +501,7 @@ fn write_hints(f: &mut core::fmt::Formatter<'_>, line: &str, h: &NameHint) -> co
         let near: [&str; 4] = if n > 0 {
             starts
         } else {
-            let [a, b, c] = ::isa_rt::suggest::nearest::<3>(name, values.iter().copied());
+            let [a, b, c] = crate::suggest::nearest::<3>(name, values.iter().copied());
             [a, b, c, ""]
         };
         if near[0].is_empty() {
