@@ -665,6 +665,30 @@ mod tests {
     }
 
     #[test]
+    fn a_field_written_changes_its_bits_alone_and_reads_back() {
+        let w: u128 = 0x0123_4567_89ab_cdef_fedc_ba98_7654_3210;
+        for (start, width) in [(0, 8), (60, 8), (64, 16), (120, 8), (0, 128), (5, 1)] {
+            let at = At::new(start, width);
+            let mut x = w;
+            // More bits than the field holds: only the field's are written.
+            at.write(&mut x, u128::MAX - 5);
+            assert_eq!(at.read(x), (u128::MAX - 5) & at.mask, "{start}:{width}");
+            let outside = !(at.mask << start);
+            assert_eq!(
+                x & outside,
+                w & outside,
+                "{start}:{width}: the rest unchanged"
+            );
+            at.write(&mut x, at.read(w));
+            assert_eq!(x, w, "{start}:{width}: written back");
+        }
+        // A place past the word writes (and reads) at `start % 128`, without a panic.
+        let mut x = 0;
+        At::new(130, 4).write(&mut x, 0xf);
+        assert_eq!(x, 0xf << 2);
+    }
+
+    #[test]
     fn fields_read_from_either_half_or_across() {
         let w: u128 = 0x0123_4567_89ab_cdef_fedc_ba98_7654_3210;
         let at = At::new;
