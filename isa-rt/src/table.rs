@@ -64,7 +64,10 @@ impl At {
     #[inline]
     pub fn write(self, word: &mut u128, code: u128) {
         let start = self.start & 127;
-        *word = (*word & !(self.mask << start)) | ((code & self.mask) << start);
+        // Two shifts of a `u128` by a variable amount, not three (a dozen
+        // instructions each).
+        let bits = self.mask << start;
+        *word = (*word & !bits) | ((code << start) & bits);
     }
 }
 
@@ -165,6 +168,81 @@ impl<'t> Tables<'t> {
 pub fn by_name<T: Copy>(sorted: &[(&str, T)], name: &str) -> Option<T> {
     let i = sorted.binary_search_by(|&(n, _)| n.cmp(name)).ok()?;
     Some(sorted[i].1)
+}
+
+/// How the names of a type read as codes: its named values, and for a register file
+/// its numbered registers. The one reader of every name a generated crate parses: a
+/// type's `FromStr` and the assembler's matcher ([`crate::asm`]) both call
+/// [`Names::code`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Names<'t> {
+    /// The named values, `(name, code)` sorted by name (see [`by_name`]).
+    pub named: &'t [(&'t str, u64)],
+    /// A register file's numbered registers: the prefix, the first and last number.
+    pub numbered: Option<(&'t str, u64, u64)>,
+}
+
+impl Names<'_> {
+    /// The code `name` stands for: a named value's, else a numbered register's.
+    #[inline]
+    pub fn code(&self, name: &str) -> Option<u64> {
+        // A register file names a few registers (`RZ`, `PT`): a byte loop over them
+        // is cheaper than the search's calls to `memcmp` (a quarter of a line's
+        // reading in the assembler).
+        let named = if self.named.len() <= SHORT_LIST {
+            self.named
+                .iter()
+                .find(|(n, _)| same(n, name))
+                .map(|&(_, c)| c)
+        } else {
+            by_name(self.named, name)
+        };
+        if named.is_some() {
+            return named;
+        }
+        let (prefix, lo, hi) = self.numbered?;
+        register_number(name, prefix).filter(|n| (lo..=hi).contains(n))
+    }
+}
+
+/// The longest list of names [`Names::code`] reads in turn rather than by search.
+const SHORT_LIST: usize = 8;
+
+/// `a == b`, in a loop the compiler keeps inline (names are a few bytes).
+fn same(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.bytes().zip(b.bytes()).all(|(x, y)| x == y)
+}
+
+/// A type of a spec whose values have names (a register file, an enumeration). A
+/// generated crate implements it for each such type; its `FromStr` and its assembler
+/// read the names through it. (A trait's constant, so that no name a spec gives a
+/// register or a value can collide with it.)
+pub trait Named {
+    /// How its names read as codes.
+    const NAMES: Names<'static>;
+}
+
+/// The number `n` of a register written `{prefix}{n}`: decimal digits without a
+/// leading zero (`R0`, `R12`, not `R012`, `R+1` or `R`), at most `u64::MAX`.
+pub fn register_number(name: &str, prefix: &str) -> Option<u64> {
+    let (name, prefix) = (name.as_bytes(), prefix.as_bytes());
+    // (A byte loop: `strip_prefix` calls `memcmp` for the one or two bytes.)
+    if name.len() < prefix.len() || !name.iter().zip(prefix).all(|(a, b)| a == b) {
+        return None;
+    }
+    let digits = &name[prefix.len()..];
+    if digits.is_empty() || (digits.len() > 1 && digits[0] == b'0') {
+        return None;
+    }
+    let mut n: u64 = 0;
+    for &b in digits {
+        let d = b.wrapping_sub(b'0');
+        if d > 9 {
+            return None;
+        }
+        n = n.checked_mul(10)?.checked_add(u64::from(d))?;
+    }
+    Some(n)
 }
 
 /// One opcode.
@@ -650,6 +728,92 @@ mod tests {
             assert_eq!(by_name(&t, n), None, "{n}");
         }
         assert_eq!(by_name::<u8>(&[], "A"), None);
+    }
+
+    #[test]
+    fn same_compares_length_and_every_byte() {
+        assert!(same("", ""));
+        assert!(same("RZ", "RZ"));
+        assert!(!same("RZ", "RY"));
+        assert!(!same("RZ", "QZ"));
+        assert!(!same("RZ", "RZ0"));
+        assert!(!same("RZ0", "RZ"));
+    }
+
+    #[test]
+    fn register_numbers_are_decimal_without_leading_zeros() {
+        for (name, n) in [("R0", 0), ("R7", 7), ("R12", 12), ("UR255", 255)] {
+            let prefix = if name.starts_with('U') { "UR" } else { "R" };
+            assert_eq!(register_number(name, prefix), Some(n), "{name}");
+        }
+        let max = "R18446744073709551615";
+        assert_eq!(register_number(max, "R"), Some(u64::MAX));
+        for name in [
+            "R",
+            "R01",
+            "R00",
+            "R+1",
+            "R-1",
+            "R1a",
+            "R 1",
+            "r1",
+            "UR1",
+            "R18446744073709551616",
+            "R99999999999999999999",
+            "R/",
+            "R:",
+        ] {
+            assert_eq!(register_number(name, "R"), None, "{name}");
+        }
+    }
+
+    #[test]
+    fn names_read_named_values_first_then_numbered_registers_in_range() {
+        let file = Names {
+            named: &[("R5", 200), ("RZ", 255)],
+            numbered: Some(("R", 2, 254)),
+        };
+        assert_eq!(file.code("RZ"), Some(255));
+        assert_eq!(file.code("R5"), Some(200), "a name before a number");
+        assert_eq!(file.code("R2"), Some(2));
+        assert_eq!(file.code("R254"), Some(254));
+        for name in ["R1", "R255", "R", "Rz", "P0", ""] {
+            assert_eq!(file.code(name), None, "{name}");
+        }
+        let values = Names {
+            named: &[("AND", 0), ("OR", 1), ("XOR", 2)],
+            numbered: None,
+        };
+        assert_eq!(values.code("XOR"), Some(2));
+        assert_eq!(values.code("AN"), None);
+        assert_eq!(values.code("ANDX"), None);
+        assert_eq!(values.code("R1"), None, "no numbered registers");
+        // Past a few names, a search: the same answers.
+        let many: [(&str, u64); 12] = [
+            ("A", 0),
+            ("B", 1),
+            ("C", 2),
+            ("D", 3),
+            ("E", 4),
+            ("F", 5),
+            ("G", 6),
+            ("H", 7),
+            ("I", 8),
+            ("J", 9),
+            ("K", 10),
+            ("L", 11),
+        ];
+        for k in [SHORT_LIST, many.len()] {
+            let names = Names {
+                named: &many[..k],
+                numbered: None,
+            };
+            for (i, &(n, c)) in many.iter().enumerate() {
+                assert_eq!(names.code(n), (i < k).then_some(c), "{n} of {k}");
+            }
+            assert_eq!(names.code("AB"), None);
+            assert_eq!(names.code(""), None);
+        }
     }
 
     #[test]

@@ -31,62 +31,11 @@ impl Gen<'_> {
         }
     }
 
-    fn name_fn(&self, ty: TypeId) -> proc_macro2::Ident {
-        format_ident!("name_{}", super::names::field_name(&self.model.ty(ty).name))
-    }
-
-    /// Types whose values the assembler reads by name: guards, register and enum
-    /// operands, index registers, suffix sub-fields.
-    fn named_types(&self, a: &Assembler) -> Vec<bool> {
-        let model = self.model;
-        let mut used = vec![false; model.types.len()];
-        for (i, op) in model.opcodes.iter().enumerate() {
-            let oa = &a.ops[i];
-            let mut mark = |f: usize| used[op.fields[f].ty.0] = true;
-            if let Some(g) = oa.guard {
-                mark(g);
-            }
-            for o in &oa.operands {
-                match o.kind {
-                    OperandKind::Field(f) => mark(f),
-                    OperandKind::CMemIndexed { reg, .. } | OperandKind::RegIndexed { reg, .. } => {
-                        mark(reg)
-                    }
-                    OperandKind::Word(_) => {}
-                }
-            }
-            for (&_, subs) in &oa.subs {
-                for &(s, k) in subs {
-                    if k == SubKind::Suffix {
-                        mark(s);
-                    }
-                }
-            }
-        }
-        used
-    }
-
-    /// `name_<type>`: a value name (register or enum value) as its code.
-    fn asm_name_fns(&self, a: &Assembler) -> TokenStream {
-        let used = self.named_types(a);
-        let fns = self.model.types.iter().enumerate().filter_map(|(i, t)| {
-            if !used[i] || !matches!(t.kind, TypeKind::RegFile(_) | TypeKind::Enum(_)) {
-                return None;
-            }
-            let tn = self.type_ident(TypeId(i));
-            let f = self.name_fn(TypeId(i));
-            let code = if super::uint_ty(t.width) == "u64" {
-                quote! { v.bits() }
-            } else {
-                quote! { u64::from(v.bits()) }
-            };
-            Some(quote! {
-                fn #f(s: &str) -> Option<u64> {
-                    s.parse::<#tn>().ok().map(|v| #code)
-                }
-            })
-        });
-        quote! { #( #fns )* }
+    /// How the values of type `ty` (a register file or an enumeration) read by name:
+    /// the `Named` constant its `FromStr` reads too.
+    fn name_fn(&self, ty: TypeId) -> TokenStream {
+        let tn = self.type_ident(ty);
+        quote! { <#tn as ::isa_rt::table::Named>::NAMES }
     }
 
     fn sub_spec(&self, op: &Opcode, sub: usize, kind: SubKind) -> TokenStream {
@@ -425,7 +374,6 @@ impl Gen<'_> {
             specs.push(items);
             spec_ids.push(id);
         }
-        let name_fns = self.asm_name_fns(a);
         // Mnemonic → specs, multi-word mnemonics (`UIMAD.WIDE`) first.
         let mut groups: Vec<(String, Vec<usize>)> = Vec::new();
         for i in 0..model.opcodes.len() {
@@ -492,7 +440,6 @@ impl Gen<'_> {
             }
         };
         quote! {
-            #name_fns
             #( #specs )*
 
             /// Every mnemonic, for suggestions.

@@ -3,7 +3,7 @@
 //! constant-memory references.
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::{format_ident, quote, ToTokens};
 
 use super::names;
 use super::{doc_attrs, lit, lit_hex, sint_ty, uint_ty};
@@ -49,13 +49,23 @@ fn enum_item(model: &Model, t: &Type, values: &[EnumValue], loc: &str) -> TokenS
         .map(|v| format!(" `{}` (code {:#x}).", v.name, v.code))
         .collect();
     let vnames: Vec<_> = values.iter().map(|v| v.name.as_str()).collect();
-    let from_str = super::from_str_by_name(
-        vnames
+    // How its names read (`FromStr`, and the assembler's matcher through `Named`).
+    let table = super::name_table(
+        values
             .iter()
-            .zip(&variants)
-            .map(|(n, v)| (n.to_string(), quote! { #name::#v })),
-        quote! { ParseError { type_name: #spec_name } },
+            .map(|v| (v.name.clone(), lit(v.code, "u64").into_token_stream())),
     );
+    let from_code = if bits == "u64" {
+        quote! { #name::from_bits(c) }
+    } else {
+        quote! { #name::from_bits(c as #bits) }
+    };
+    let from_str = quote! {
+        match <#name as ::isa_rt::table::Named>::NAMES.code(s).and_then(|c| #from_code) {
+            Some(v) => Ok(v),
+            None => Err(ParseError { type_name: #spec_name }),
+        }
+    };
     quote! {
         #doc
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -95,6 +105,13 @@ fn enum_item(model: &Model, t: &Type, values: &[EnumValue], loc: &str) -> TokenS
             fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
                 f.write_str(self.name())
             }
+        }
+
+        impl ::isa_rt::table::Named for #name {
+            const NAMES: ::isa_rt::table::Names<'static> = ::isa_rt::table::Names {
+                named: #table,
+                numbered: None,
+            };
         }
 
         impl core::str::FromStr for #name {
@@ -146,20 +163,27 @@ fn regfile_item(t: &Type, rf: &RegFile, loc: &str) -> TokenStream {
         .collect();
     let named_codes: Vec<_> = rf.named.iter().map(|(_, c)| lit(*c, &bits_s)).collect();
     let named_names: Vec<_> = rf.named.iter().map(|(n, _)| n.as_str()).collect();
-    let named_from_str = if rf.named.is_empty() {
-        quote! {}
-    } else {
+    // How its names read (`FromStr`, and the assembler's matcher through `NAMES`).
+    let names_const = {
         let table = super::name_table(
-            named_names
+            rf.named
                 .iter()
-                .zip(&named_codes)
-                .map(|(n, c)| (n.to_string(), quote! { #c })),
+                .map(|(n, c)| (n.to_string(), lit(*c, "u64").into_token_stream())),
         );
+        let (lo64, hi64) = (lit(rf.lo, "u64"), lit(rf.hi, "u64"));
         quote! {
-            if let Some(code) = ::isa_rt::table::by_name(#table, s) {
-                return Ok(#name(code));
+            impl ::isa_rt::table::Named for #name {
+                const NAMES: ::isa_rt::table::Names<'static> = ::isa_rt::table::Names {
+                    named: #table,
+                    numbered: Some((#prefix, #lo64, #hi64)),
+                };
             }
         }
+    };
+    let from_code = if bits_s == "u64" {
+        quote! { #name(c) }
+    } else {
+        quote! { #name(c as #bits) }
     };
     let numbered_fmt = format!("{}{{}}", rf.prefix);
     // Small register files get a name table, so printing is one string write.
@@ -287,6 +311,7 @@ fn regfile_item(t: &Type, rf: &RegFile, loc: &str) -> TokenStream {
         }
 
         #names_table
+        #names_const
 
         impl core::fmt::Display for #name {
             fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
@@ -303,17 +328,11 @@ fn regfile_item(t: &Type, rf: &RegFile, loc: &str) -> TokenStream {
         impl core::str::FromStr for #name {
             type Err = ParseError;
             fn from_str(s: &str) -> Result<#name, ParseError> {
-                let err = ParseError { type_name: #spec_name };
-                #named_from_str
-                let digits = s.strip_prefix(#prefix).ok_or(err)?;
-                if digits.is_empty()
-                    || !digits.bytes().all(|b| b.is_ascii_digit())
-                    || (digits.len() > 1 && digits.starts_with('0'))
-                {
-                    return Err(err);
+                // A code of `NAMES` is one of this file's: it fits.
+                match <#name as ::isa_rt::table::Named>::NAMES.code(s) {
+                    Some(c) => Ok(#from_code),
+                    None => Err(ParseError { type_name: #spec_name }),
                 }
-                let n: #bits = digits.parse().map_err(|_| err)?;
-                #name::new(n).ok_or(err)
             }
         }
     }

@@ -9,7 +9,7 @@ mod error;
 
 pub use error::{AsmError, AsmErrorDisplay, AsmErrorKind, Expect, NameHint, Problem};
 
-pub use crate::table::At;
+pub use crate::table::{At, Names};
 
 /// How an immediate operand is read (`__DefFlow` of the spec).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,8 +32,6 @@ pub enum ImmAddr {
     },
 }
 
-/// The code of a register or enum value written as text (a generated `FromStr`).
-pub type NameFn = fn(&str) -> Option<u64>;
 /// How many 32-bit registers an operand spans, from the modifiers already in the word.
 pub type CountFn = fn(u128) -> u64;
 
@@ -51,8 +49,8 @@ pub enum SubRole {
     Neg(Option<(At, u64)>),
     /// `~`.
     BitNot,
-    /// `.VALUE`: the value's name read by the function.
-    Suffix(NameFn),
+    /// `.VALUE`: the value's name, read by these names.
+    Suffix(Names<'static>),
 }
 
 /// A sub-field of an operand (`ra.neg`, `ra.H1`).
@@ -76,7 +74,7 @@ pub enum Kind {
     /// A register: numbered `prefix lo..=hi`, or named (read by `name`).
     Reg {
         /// Its name as its code.
-        name: NameFn,
+        name: Names<'static>,
         /// The file's prefix (`R`).
         prefix: &'static str,
         /// The first numbered register.
@@ -89,7 +87,7 @@ pub enum Kind {
     /// A value of an enumeration, by name.
     Enum {
         /// Its name as its code.
-        name: NameFn,
+        name: Names<'static>,
         /// For hints: the type's name.
         type_name: &'static str,
         /// For hints: its values.
@@ -128,7 +126,7 @@ pub enum Kind {
         /// The address register's place.
         reg: At,
         /// The address register's name as its code.
-        reg_name: NameFn,
+        reg_name: Names<'static>,
         /// The address register's type name.
         reg_type: &'static str,
         /// The register's code when none is written, if it has one.
@@ -139,7 +137,7 @@ pub enum Kind {
         /// The file's prefix (`UR`).
         prefix: &'static str,
         /// The index register's name as its code.
-        reg_name: NameFn,
+        reg_name: Names<'static>,
         /// The index register's type name.
         reg_type: &'static str,
         /// The offset's place.
@@ -191,7 +189,7 @@ pub struct GuardSpec {
     /// Its place.
     pub at: At,
     /// Its name as its code.
-    pub name: NameFn,
+    pub name: Names<'static>,
     /// Its type's name (messages).
     pub type_name: &'static str,
     /// Its `.not` sub-field, when it can be negated.
@@ -367,7 +365,7 @@ fn decorate(subs: &[Sub], tok: &crate::lex::Tok, w: &mut u128) -> Result<(), Pro
     }
     if let Some(sfx) = tok.suffix {
         let hit = subs.iter().find_map(|s| match s.role {
-            SubRole::Suffix(name) => name(sfx).map(|v| (s.at, v)),
+            SubRole::Suffix(name) => name.code(sfx).map(|v| (s.at, v)),
             _ => None,
         });
         match hit {
@@ -434,7 +432,7 @@ fn read_token(
                         Some(dot) => &text[..dot],
                         None => text,
                     };
-                    let Some(code) = name(base) else {
+                    let Some(code) = name.code(base) else {
                         return Read::Kind;
                     };
                     if n > 1 && (lo..=hi).contains(&code) {
@@ -466,7 +464,7 @@ fn read_token(
             let crate::lex::TokCore::Name(text) = tok.core else {
                 return Read::Kind;
             };
-            let Some(code) = name(text) else {
+            let Some(code) = name.code(text) else {
                 return Read::Kind;
             };
             if let Some(c) = tok.prefix {
@@ -596,7 +594,7 @@ fn read_token(
                 return Read::Kind;
             };
             let code = match (r, zero) {
-                (Some(name), _) => match reg_name(name) {
+                (Some(name), _) => match reg_name.code(name) {
                     Some(c) => c,
                     None => {
                         let (s, e) = offset_in(line, name);
@@ -636,7 +634,7 @@ fn read_token(
             if let Some(sfx) = tok.suffix {
                 return Read::Bad(suffix_problem(false, tok, sfx));
             }
-            let Some(code) = reg_name(r) else {
+            let Some(code) = reg_name.code(r) else {
                 let (s, e) = offset_in(line, r);
                 return Read::Bad(Problem::IndexReg(reg_type, false, s, e));
             };
@@ -739,7 +737,7 @@ fn attempt(
                 err: AsmError::new(s, e, AsmErrorKind::NoGuard),
             });
         };
-        let Some(code) = (g.name)(name) else {
+        let Some(code) = g.name.code(name) else {
             return Err(Fail {
                 rank: 2,
                 err: AsmError::new(s, e, AsmErrorKind::Guard(g.type_name)),
@@ -872,7 +870,7 @@ fn attempt(
                     let sfx = l.text.get(*s..*e).unwrap_or("");
                     let takes = |o: &OperandSpec| {
                         o.subs.iter().any(
-                            |sub| matches!(sub.role, SubRole::Suffix(name) if name(sfx).is_some()),
+                            |sub| matches!(sub.role, SubRole::Suffix(name) if name.code(sfx).is_some()),
                         )
                     };
                     if let Some(j) = spec.operands.iter().position(takes) {
