@@ -256,13 +256,55 @@ fn is_word(b: u8) -> bool {
 
 /// The code part of a line: up to a `//` comment, without a trailing `;`.
 pub fn code_of(line: &str) -> &str {
-    let bytes = line.as_bytes();
-    let end = bytes
-        .windows(2)
-        .position(|w| w == b"//")
-        .unwrap_or(bytes.len());
-    let code = line[..end].trim_end();
-    code.strip_suffix(';').unwrap_or(code).trim_end()
+    let end = comment_start(line.as_bytes()).unwrap_or(line.len());
+    // (`end` is at a `/`, or the end: a character boundary.)
+    let code = trim_end(&line[..end]);
+    trim_end(code.strip_suffix(';').unwrap_or(code))
+}
+
+/// [`str::trim_end`], with ASCII whitespace taken off byte by byte (the trim decodes
+/// characters backwards); a non-ASCII last character goes through `trim_end` itself.
+fn trim_end(s: &str) -> &str {
+    let b = s.as_bytes();
+    let mut end = b.len();
+    while end > 0 && matches!(b[end - 1], b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c) {
+        end -= 1;
+    }
+    // (`end` follows an ASCII byte, or is 0: a character boundary.)
+    let s = &s[..end];
+    if end > 0 && !b[end - 1].is_ascii() {
+        s.trim_end()
+    } else {
+        s
+    }
+}
+
+/// Where the first `//` starts. Eight bytes at a time while none of them is a `/` (an
+/// assembler reads every line through here, often twice, and most have no comment),
+/// then byte by byte from the word that holds one.
+fn comment_start(b: &[u8]) -> Option<usize> {
+    const ONES: u64 = u64::from_ne_bytes([1; 8]);
+    const HIGH: u64 = ONES << 7;
+    const SLASHES: u64 = ONES * b'/' as u64;
+    let mut i = 0;
+    while let Some(chunk) = b.get(i..i + 8) {
+        let mut word = [0; 8];
+        word.copy_from_slice(chunk);
+        // A byte of `x` is zero where the word has a `/`; the test below is nonzero
+        // exactly when some byte is (the classic "has a zero byte" test).
+        let x = u64::from_ne_bytes(word) ^ SLASHES;
+        if x.wrapping_sub(ONES) & !x & HIGH != 0 {
+            break;
+        }
+        i += 8;
+    }
+    while i + 1 < b.len() {
+        if b[i] == b'/' && b[i + 1] == b'/' {
+            return Some(i);
+        }
+        i += 1;
+    }
+    None
 }
 
 /// Lexes one instruction line (a `//` comment and a trailing `;` allowed; no address
@@ -747,6 +789,40 @@ mod tests {
             ("é/ü//ö", "é/ü"),
         ] {
             assert_eq!(code_of(line), code, "{line:?}");
+        }
+        // Trimmed as `str::trim_end` trims, whitespace beyond ASCII too.
+        for t in [
+            "",
+            " ",
+            "a",
+            "a \t\r\n\x0b\x0c",
+            " a ",
+            "a\u{3000}",
+            "a\u{85} \u{3000} ",
+            "é",
+            "é ",
+            "a\u{3000}b ",
+        ] {
+            assert_eq!(trim_end(t), t.trim_end(), "{t:?}");
+        }
+        assert_eq!(code_of("X R1 \u{3000}; \u{a0}// c"), "X R1");
+        // Against the plain scan, for a `//` or a lone `/` at every place of lines
+        // long enough to be read by words (and a `/` ending one word, a `/` starting
+        // the next).
+        let plain = |b: &[u8]| b.windows(2).position(|w| w == b"//");
+        for len in 0..40 {
+            for at in 0..len {
+                for mark in ["//", "/", "/x/", "///", "/abcdefghijk//"] {
+                    let mut line: std::vec::Vec<u8> =
+                        (0..len).map(|k| b'a' + (k % 26) as u8).collect();
+                    for (k, &m) in mark.as_bytes().iter().enumerate() {
+                        if at + k < len {
+                            line[at + k] = m;
+                        }
+                    }
+                    assert_eq!(comment_start(&line), plain(&line), "{len} {at} {mark}");
+                }
+            }
         }
         assert_eq!(parse_number("-0x10"), Some(-16));
         assert_eq!(parse_number("0x"), None);

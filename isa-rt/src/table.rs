@@ -65,9 +65,9 @@ impl At {
     pub fn write(self, word: &mut u128, code: u128) {
         let start = self.start & 127;
         // Two shifts of a `u128` by a variable amount, not three (a dozen
-        // instructions each).
+        // instructions each): the bits where the word and the code differ, flipped.
         let bits = self.mask << start;
-        *word = (*word & !bits) | ((code << start) & bits);
+        *word ^= (*word ^ (code << start)) & bits;
     }
 }
 
@@ -225,12 +225,12 @@ pub trait Named {
 /// The number `n` of a register written `{prefix}{n}`: decimal digits without a
 /// leading zero (`R0`, `R12`, not `R012`, `R+1` or `R`), at most `u64::MAX`.
 pub fn register_number(name: &str, prefix: &str) -> Option<u64> {
-    let (name, prefix) = (name.as_bytes(), prefix.as_bytes());
+    let prefix = prefix.as_bytes();
+    let (head, digits) = name.as_bytes().split_at_checked(prefix.len())?;
     // (A byte loop: `strip_prefix` calls `memcmp` for the one or two bytes.)
-    if name.len() < prefix.len() || !name.iter().zip(prefix).all(|(a, b)| a == b) {
+    if !head.iter().zip(prefix).all(|(a, b)| a == b) {
         return None;
     }
-    let digits = &name[prefix.len()..];
     if digits.is_empty() || (digits.len() > 1 && digits[0] == b'0') {
         return None;
     }
