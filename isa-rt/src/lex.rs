@@ -180,21 +180,31 @@ impl<'a> Line<'a> {
 /// A number as assembly writes it: decimal or `0x` hex, with an optional sign; `None`
 /// for anything else or a value past `i128`.
 pub fn parse_number(text: &str) -> Option<i128> {
-    let (neg, t) = match text.strip_prefix('-') {
-        Some(r) => (true, r),
-        None => (false, text.strip_prefix('+').unwrap_or(text)),
+    let b = text.as_bytes();
+    let (neg, rest) = match b {
+        [b'-', rest @ ..] => (true, rest),
+        [b'+', rest @ ..] => (false, rest),
+        _ => (false, b),
     };
-    let v = if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
-        if h.is_empty() || !h.bytes().all(|b| b.is_ascii_hexdigit()) {
-            return None;
-        }
-        i128::from_str_radix(h, 16).ok()?
-    } else {
-        if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
-            return None;
-        }
-        t.parse::<i128>().ok()?
+    let (radix, digits) = match rest {
+        [b'0', b'x' | b'X', hex @ ..] => (16, hex),
+        _ => (10, rest),
     };
+    if digits.is_empty() {
+        return None;
+    }
+    // One pass, each digit checked and added (`from_str_radix` after a scan of the
+    // digits read them twice, behind calls; numbers are a quarter of the tokens).
+    let mut v: i128 = 0;
+    for &d in digits {
+        let x = match d {
+            b'0'..=b'9' => d - b'0',
+            b'a'..=b'f' if radix == 16 => d - b'a' + 10,
+            b'A'..=b'F' if radix == 16 => d - b'A' + 10,
+            _ => return None,
+        };
+        v = v.checked_mul(radix)?.checked_add(i128::from(x))?;
+    }
     Some(if neg { -v } else { v })
 }
 
@@ -223,12 +233,18 @@ impl<'a> Cur<'a> {
             false
         }
     }
+    /// The bytes from here that `f` accepts; every `f` accepts ASCII bytes alone, so
+    /// both ends are character boundaries.
+    #[inline]
     fn take(&mut self, f: impl Fn(u8) -> bool) -> &'a str {
+        let b = self.s.as_bytes();
         let start = self.pos;
-        while self.peek().is_some_and(&f) {
-            self.pos += 1;
+        let mut end = start;
+        while end < b.len() && f(b[end]) {
+            end += 1;
         }
-        &self.s[start..self.pos]
+        self.pos = end;
+        self.s.get(start..end).unwrap_or("")
     }
     /// The span of what starts here: one character (or nothing at the end).
     fn here(&self) -> (usize, usize) {
@@ -250,9 +266,23 @@ impl<'a> Cur<'a> {
     }
 }
 
+/// Whether `b` may be in a name: ASCII letters, digits and `_` (one load from a table,
+/// where the ranges take half a dozen tests; names are most of a line).
+#[inline]
 fn is_word(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_'
+    WORD[usize::from(b)]
 }
+
+const WORD: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = c.is_ascii_alphanumeric() || c == b'_';
+        b += 1;
+    }
+    t
+};
 
 /// The code part of a line: up to a `//` comment, without a trailing `;`.
 pub fn code_of(line: &str) -> &str {
@@ -279,32 +309,42 @@ fn trim_end(s: &str) -> &str {
     }
 }
 
-/// Where the first `//` starts. Eight bytes at a time while none of them is a `/` (an
-/// assembler reads every line through here, often twice, and most have no comment),
-/// then byte by byte from the word that holds one.
+/// Where the first `//` starts.
 fn comment_start(b: &[u8]) -> Option<usize> {
-    const ONES: u64 = u64::from_ne_bytes([1; 8]);
-    const HIGH: u64 = ONES << 7;
-    const SLASHES: u64 = ONES * b'/' as u64;
     let mut i = 0;
-    while let Some(chunk) = b.get(i..i + 8) {
-        let mut word = [0; 8];
-        word.copy_from_slice(chunk);
-        // A byte of `x` is zero where the word has a `/`; the test below is nonzero
-        // exactly when some byte is (the classic "has a zero byte" test).
-        let x = u64::from_ne_bytes(word) ^ SLASHES;
-        if x.wrapping_sub(ONES) & !x & HIGH != 0 {
-            break;
-        }
-        i += 8;
-    }
-    while i + 1 < b.len() {
-        if b[i] == b'/' && b[i + 1] == b'/' {
+    loop {
+        i = find_byte(b, i, b'/')?;
+        if b.get(i + 1) == Some(&b'/') {
             return Some(i);
         }
         i += 1;
     }
-    None
+}
+
+/// The first `needle` in `bytes` at or after `from`: eight bytes at a time, then the
+/// few left one by one. For the short texts of assembly (lines of 40 bytes or so,
+/// every one of which an assembler scans for its end and its comment), where
+/// `memchr`'s set-up costs more than the scan.
+pub fn find_byte(bytes: &[u8], from: usize, needle: u8) -> Option<usize> {
+    const ONES: u64 = u64::from_le_bytes([1; 8]);
+    const HIGH: u64 = ONES << 7;
+    let pattern = ONES * u64::from(needle);
+    let mut i = from;
+    while let Some(chunk) = bytes.get(i..i.saturating_add(8)) {
+        let mut word = [0; 8];
+        word.copy_from_slice(chunk);
+        // A byte of `x` is zero where the chunk holds `needle`. `(x - ONES) & !x &
+        // HIGH` sets the top bit of each such byte (and maybe of bytes after one,
+        // through the borrow, never before): its lowest bit is the first match.
+        let x = u64::from_le_bytes(word) ^ pattern;
+        let found = x.wrapping_sub(ONES) & !x & HIGH;
+        if found != 0 {
+            return Some(i + (found.trailing_zeros() / 8) as usize);
+        }
+        i += 8;
+    }
+    let rest = bytes.get(i..)?;
+    rest.iter().position(|&b| b == needle).map(|k| i + k)
 }
 
 /// Lexes one instruction line (a `//` comment and a trailing `;` allowed; no address
@@ -806,6 +846,35 @@ mod tests {
             assert_eq!(trim_end(t), t.trim_end(), "{t:?}");
         }
         assert_eq!(code_of("X R1 \u{3000}; \u{a0}// c"), "X R1");
+        // `find_byte` against the plain scan: one or two needles at every place, every
+        // start, the other bytes of all kinds (a top bit set, the needle's neighbour,
+        // zero: the word test's borrow).
+        let needle = b'/';
+        for len in 0..40 {
+            for at in 0..len {
+                for gap in [0, 1, 3, 9] {
+                    for other in [b'a', 0x80, 0xff, b'.', 0] {
+                        let mut line = std::vec![other; len];
+                        line[at] = needle;
+                        if gap > 0 && at + gap < len {
+                            line[at + gap] = needle;
+                        }
+                        for from in 0..=len + 1 {
+                            let plain = line
+                                .get(from..)
+                                .and_then(|rest| rest.iter().position(|&b| b == needle))
+                                .map(|p| p + from);
+                            assert_eq!(
+                                find_byte(&line, from, needle),
+                                plain,
+                                "{len} {at} {gap} {other} {from}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(find_byte(b"abc", 9, b'a'), None, "a start past the end");
         // Against the plain scan, for a `//` or a lone `/` at every place of lines
         // long enough to be read by words (and a `/` ending one word, a `/` starting
         // the next).
@@ -825,6 +894,70 @@ mod tests {
             }
         }
         assert_eq!(parse_number("-0x10"), Some(-16));
+        // As the standard parsers read them (signs, `0x`/`0X`, digits of each radix,
+        // the limits of `i128`).
+        let reference = |text: &str| -> Option<i128> {
+            let (neg, t) = match text.strip_prefix('-') {
+                Some(r) => (true, r),
+                None => (false, text.strip_prefix('+').unwrap_or(text)),
+            };
+            let v = match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+                Some(h) if !h.is_empty() && h.bytes().all(|b| b.is_ascii_hexdigit()) => {
+                    i128::from_str_radix(h, 16).ok()?
+                }
+                Some(_) => return None,
+                None if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) => t.parse().ok()?,
+                None => return None,
+            };
+            Some(if neg { -v } else { v })
+        };
+        for text in [
+            "0",
+            "7",
+            "+7",
+            "-7",
+            "007",
+            "10",
+            "99",
+            "0x0",
+            "0x1f",
+            "0X1F",
+            "0xAbC",
+            "-0xff",
+            "+0x10",
+            "0x",
+            "0X",
+            "-",
+            "+",
+            "",
+            "-+5",
+            "+-5",
+            "--5",
+            "0x-5",
+            "0x+5",
+            "1f",
+            "0xg",
+            "9a",
+            "0b101",
+            "0o7",
+            "1_000",
+            " 1",
+            "1 ",
+            "x10",
+            "0xx1",
+            "170141183460469231731687303715884105727",
+            "170141183460469231731687303715884105728",
+            "-170141183460469231731687303715884105727",
+            "-170141183460469231731687303715884105728",
+            "0x7fffffffffffffffffffffffffffffff",
+            "0x80000000000000000000000000000000",
+            "0xffffffffffffffffffffffffffffffffff",
+            "18446744073709551616",
+            "0x10000000000000000",
+            "١٢",
+        ] {
+            assert_eq!(parse_number(text), reference(text), "{text:?}");
+        }
         assert_eq!(parse_number("0x"), None);
         assert_eq!(parse_number("+7"), Some(7));
     }
@@ -863,6 +996,14 @@ mod tests {
             lex_into("", &mut l),
             Err(LexError::new(0, 0, LexErrorKind::Empty))
         );
+    }
+
+    #[test]
+    fn name_bytes_are_ascii_letters_digits_and_underscores() {
+        for b in 0..=255u8 {
+            let word = b.is_ascii_alphanumeric() || b == b'_';
+            assert_eq!(is_word(b), word, "{b:#x}");
+        }
     }
 
     #[test]

@@ -225,22 +225,30 @@ pub trait Named {
 /// The number `n` of a register written `{prefix}{n}`: decimal digits without a
 /// leading zero (`R0`, `R12`, not `R012`, `R+1` or `R`), at most `u64::MAX`.
 pub fn register_number(name: &str, prefix: &str) -> Option<u64> {
-    let prefix = prefix.as_bytes();
-    let (head, digits) = name.as_bytes().split_at_checked(prefix.len())?;
-    // (A byte loop: `strip_prefix` calls `memcmp` for the one or two bytes.)
-    if !head.iter().zip(prefix).all(|(a, b)| a == b) {
+    let (name, prefix) = (name.as_bytes(), prefix.as_bytes());
+    // Index loops: the slice helpers (`strip_prefix`, `split_at`, `zip`) cost more
+    // than the two or three bytes they read.
+    if name.len() <= prefix.len() {
         return None;
     }
-    if digits.is_empty() || (digits.len() > 1 && digits[0] == b'0') {
+    let mut i = 0;
+    while i < prefix.len() {
+        if name[i] != prefix[i] {
+            return None;
+        }
+        i += 1;
+    }
+    if name[i] == b'0' && name.len() > i + 1 {
         return None;
     }
     let mut n: u64 = 0;
-    for &b in digits {
-        let d = b.wrapping_sub(b'0');
+    while i < name.len() {
+        let d = name[i].wrapping_sub(b'0');
         if d > 9 {
             return None;
         }
         n = n.checked_mul(10)?.checked_add(u64::from(d))?;
+        i += 1;
     }
     Some(n)
 }
