@@ -6,8 +6,8 @@
 //! spec's names never collide with it.
 //!
 //! - [`lex`]: one line of assembly into guard, mnemonic parts and operand tokens;
-//! - [`asm`]: the assembler's matcher, a lexed line against the forms of its mnemonic
-//!   (the opcodes described by static tables), and its errors;
+//! - `asm` (feature `asm`): the assembler's matcher, a lexed line against the forms of
+//!   its mnemonic (the opcodes described by static tables), and its errors;
 //! - [`num`]: numbers written as the printers write them;
 //! - [`suggest`]: did-you-mean suggestions for misspelt names;
 //! - [`table`]: the table schema, what the engines read about a spec;
@@ -18,8 +18,9 @@
 //!
 //! `no_std`, no dependencies. The feature `alloc` (on by default) adds what allocates:
 //! [`table::TableBuf`], tables built at run time, and the printer's planner; the
-//! feature `regalloc` (on by default, with `alloc`) adds `regalloc`, which the code a
-//! spec's crate generates uses and its generator does not. A crate generated from a
+//! features `regalloc` (on by default, with `alloc`) and `asm` (on by default) add
+//! `regalloc` and `asm`, which the code a spec's crate generates uses and its
+//! generator does not. A crate generated from a
 //! spec works with the version of this crate its generator was released with: use the
 //! same version of `isa-gen`/`isa-macros` and `isa-rt`.
 
@@ -29,6 +30,7 @@
 #[cfg(feature = "alloc")]
 extern crate alloc;
 
+#[cfg(feature = "asm")]
 pub mod asm;
 pub mod expr;
 pub mod lex;

@@ -172,7 +172,7 @@ pub fn by_name<T: Copy>(sorted: &[(&str, T)], name: &str) -> Option<T> {
 
 /// How the names of a type read as codes: its named values, and for a register file
 /// its numbered registers. The one reader of every name a generated crate parses: a
-/// type's `FromStr` and the assembler's matcher ([`crate::asm`]) both call
+/// type's `FromStr` and the assembler's matcher (`asm`) both call
 /// [`Names::code`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Names<'t> {
