@@ -746,6 +746,10 @@ __DefBitFieldType Op<8>
     B = 2;
     C = 3;
     D = 4;
+    E = 5;
+__DefBitFieldType Big<40>
+    SMALL = 1;
+    LARGE = 1099511627775;
 __DefRegFile H<9>
     H 0..510;
 __DefRegFile F8<8>
@@ -801,6 +805,14 @@ __Encoding
 __OperandInfo
     Order<fa, fb, fc>;
     InList<fa, fb, fc>;
+__DefOptype E
+__Encoding
+    field<120, 8> Op op == E;
+__DefOpcode E_X : [E]
+__Encoding
+    field<8, 40> Big bv;
+__OperandInfo
+    Order<bv>;
 ";
 
 const DOTTED_MNEMONICS: &str = "\
@@ -866,7 +878,8 @@ fn valid_cases() -> Vec<(&'static str, String)> {
         ("local_names", local_names_spec()),
         // Register files wider than a byte (9, 16 and 40 bits, with and without a
         // constant register): their registers' storage and names; and files whose
-        // numbered registers fill their storage (8, 16 and 32 bits: no bound to check).
+        // numbered registers fill their storage (8, 16 and 32 bits: no bound to check);
+        // an enumeration stored in a `u64` (40 bits), read by name.
         ("wide_registers", WIDE_REGISTERS.to_string()),
         // Every mnemonic has a modifier: the assembler has no one-part mnemonic.
         ("dotted_mnemonics", DOTTED_MNEMONICS.to_string()),

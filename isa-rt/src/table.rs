@@ -171,9 +171,10 @@ pub fn by_name<T: Copy>(sorted: &[(&str, T)], name: &str) -> Option<T> {
 }
 
 /// How the names of a type read as codes: its named values, and for a register file
-/// its numbered registers. The one reader of every name a generated crate parses: a
-/// type's `FromStr` and the assembler's matcher (`asm`) both call
-/// [`Names::code`].
+/// its numbered registers. The one reader of a type's names in a generated crate: a
+/// type's `FromStr` and the assembler's matcher (`asm`) both call [`Names::code`]
+/// (modifiers the matcher reads among its opcode's values, and mnemonics through the
+/// generated dispatch).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Names<'t> {
     /// The named values, `(name, code)` sorted by name (see [`by_name`]).

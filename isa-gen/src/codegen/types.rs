@@ -55,13 +55,14 @@ fn enum_item(model: &Model, t: &Type, values: &[EnumValue], loc: &str) -> TokenS
             .iter()
             .map(|v| (v.name.clone(), lit(v.code, "u64").into_token_stream())),
     );
+    // (A closure that only passes its `u64` on is clippy's `redundant_closure`.)
     let from_code = if bits == "u64" {
-        quote! { #name::from_bits(c) }
+        quote! { #name::from_bits }
     } else {
-        quote! { #name::from_bits(c as #bits) }
+        quote! { |c| #name::from_bits(c as #bits) }
     };
     let from_str = quote! {
-        match <#name as ::isa_rt::table::Named>::NAMES.code(s).and_then(|c| #from_code) {
+        match <#name as ::isa_rt::table::Named>::NAMES.code(s).and_then(#from_code) {
             Some(v) => Ok(v),
             None => Err(ParseError { type_name: #spec_name }),
         }

@@ -1,7 +1,7 @@
 //! The assembler's matcher: reads a lexed line ([`crate::lex::Line`]) against the
 //! forms of its mnemonic and builds the 128-bit word, or says what is wrong
 //! ([`AsmError`]). It knows nothing of a particular spec: a generated crate describes
-//! each opcode with a static [`OpcodeSpec`] (its modifiers, guard and operands, where
+//! each opcode with a constant [`OpcodeSpec`] (its modifiers, guard and operands, where
 //! their bits go, how names read as codes) and calls [`assemble`]. `no_std`, no
 //! allocation: errors hold byte spans, numbers and static strings.
 
