@@ -1,6 +1,7 @@
 //! Formatter options: addresses printed through a symbol table, decimal numbers,
-//! default modifiers shown. Both tiers print the same text for every option, and what
-//! they print reads back to the same word.
+//! default modifiers shown. Both tiers print the same text for every option (one
+//! printer, `isa_rt::print`, over the generated `TABLES` or the tables built at run
+//! time, which are the same rows), and what they print reads back to the same word.
 
 mod common;
 
@@ -9,6 +10,27 @@ use std::collections::HashMap;
 use common::{legal, model, Rng};
 use isa::{FormatOptions, Instruction};
 use isa_gen::asm::Assembler;
+
+/// The generated crate's `TABLES` are the rows the interpreting tier builds from the
+/// model: one builder, written out by the generator.
+#[test]
+fn generated_tables_are_the_rows_built_from_the_model() {
+    let asm = Assembler::new(model());
+    let built = asm.tables();
+    assert_eq!(isa::TABLES.opcodes, built.opcodes);
+    assert_eq!(isa::TABLES.fields, built.fields);
+    assert_eq!(isa::TABLES.types, built.types);
+    assert_eq!(isa::TABLES.names, built.names);
+    assert_eq!(isa::TABLES.named, built.named);
+    assert_eq!(isa::TABLES.operands, built.operands);
+    assert_eq!(isa::TABLES.subs, built.subs);
+    assert_eq!(isa::TABLES.indices, built.indices);
+    assert_eq!(isa::TABLES.exprs, built.exprs);
+    assert_eq!(isa::TABLES.plans, built.plans);
+    assert_eq!(isa::TABLES.pieces, built.pieces);
+    assert_eq!(isa::TABLES.text, built.text);
+    assert!(!built.pieces.is_empty() && built.opcodes.len() == model().opcodes.len());
+}
 
 /// Every opcode, random instructions: each combination of options prints identically
 /// in both tiers and assembles back to the word.

@@ -85,6 +85,30 @@ pub struct Str {
     pub len: u32,
 }
 
+/// A name of a dense list ([`Tables::names`]): its text, and the first [`PAD`] bytes of
+/// it inline (zero past its end), so that the printer copies a name of up to [`PAD`]
+/// bytes (almost every name) in one block, without reaching into [`Tables::text`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Name {
+    /// The text's first [`PAD`] bytes, then zeros.
+    pub head: [u8; PAD],
+    /// The whole text (empty: no name).
+    pub str: Str,
+}
+
+impl Name {
+    /// The name whose text is `s`, a range of `text` (the head holds the bytes of the
+    /// range that are in `text`).
+    pub fn of(text: &str, s: Str) -> Name {
+        let mut head = [0; PAD];
+        let at = (s.at as usize).min(text.len());
+        let bytes = text.as_bytes().get(at..).unwrap_or(&[]);
+        let n = (s.len as usize).min(PAD).min(bytes.len());
+        head[..n].copy_from_slice(&bytes[..n]);
+        Name { head, str: s }
+    }
+}
+
 /// A run of rows of one of the tables (which one, the field holding it says).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Run {
@@ -115,8 +139,8 @@ pub struct Tables<'t> {
     pub fields: &'t [FieldRow],
     /// One row per type of the spec.
     pub types: &'t [TypeRow],
-    /// Dense name lists of types, indexed by code (an empty [`Str`]: no name).
-    pub names: &'t [Str],
+    /// Dense name lists of types, indexed by code (an empty name: none).
+    pub names: &'t [Name],
     /// Sparse name lists of types: `(code, name)`, sorted by code.
     pub named: &'t [(u128, Str)],
     /// The operands of every opcode, in `Order` (the guard left out).
@@ -156,7 +180,7 @@ impl<'t> Tables<'t> {
             .ok()
             .and_then(|c| t.dense.of(self.names).get(c))
         {
-            Some(s) => (s.len > 0).then(|| self.str(*s)),
+            Some(n) => (n.str.len > 0).then(|| self.str(n.str)),
             None => self.sparse_name(ty, code).map(|s| self.str(s)),
         }
     }
@@ -572,7 +596,7 @@ pub struct TableBuf {
     /// See [`Tables::types`].
     pub types: alloc::vec::Vec<TypeRow>,
     /// See [`Tables::names`].
-    pub names: alloc::vec::Vec<Str>,
+    pub names: alloc::vec::Vec<Name>,
     /// See [`Tables::named`].
     pub named: alloc::vec::Vec<(u128, Str)>,
     /// See [`Tables::operands`].
@@ -658,6 +682,15 @@ impl TableBuf {
         r
     }
 
+    /// Adds `s` to the text as a [`Name`] of a dense list (the empty text: no name).
+    pub fn name(&mut self, s: &str) -> Name {
+        if s.is_empty() {
+            return Name::default();
+        }
+        let str = self.str(s);
+        Name::of(&self.text, str)
+    }
+
     /// Adds `items` to `indices`.
     pub fn indices(&mut self, items: impl IntoIterator<Item = u16>) -> Run {
         let at = self.indices.len();
@@ -700,8 +733,11 @@ mod tests {
     #[test]
     fn names_dense_then_sparse() {
         let mut t = TableBuf::default();
-        let (r0, rz, p) = (t.str("R0"), t.str("RZ"), t.str("R"));
-        t.names.extend([r0, Str::default()]);
+        let (r0, rz, p) = (t.name("R0"), t.str("RZ"), t.str("R"));
+        assert_eq!(r0.head, *b"R0\0\0\0\0\0\0\0\0\0\0\0\0\0\0");
+        let none = t.name("");
+        assert_eq!(none, Name::default(), "the empty text: no name");
+        t.names.extend([r0, none]);
         t.named.push((255, rz));
         t.types.push(TypeRow {
             kind: TypeKind::Reg {

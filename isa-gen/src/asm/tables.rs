@@ -1,10 +1,9 @@
 //! The model as the tables of `isa_rt::table`: what the run-time printer (and, in
 //! time, the other engines) reads about a spec. Built here once from the model and the
 //! assembler's per-opcode facts, then each opcode's print plan compiled from those rows
-//! (`TableBuf::plan`, the engine's); the interpreting tier prints through it. The
-//! generated tier still compiles a printer per opcode (`codegen/asm.rs`) until the
-//! engine prints as fast (docs/decisions.md, "The printer's fourth step");
-//! `tests/format.rs` holds the two to the same text for every opcode and option.
+//! (`TableBuf::plan`, the engine's); the interpreting tier prints through it, and
+//! the generator writes the same rows into the generated crate as its `TABLES`
+//! (`codegen/tables.rs`), through which the generated API prints.
 
 use isa_rt::expr::Op;
 use isa_rt::print::registers;
@@ -74,7 +73,7 @@ fn type_row(t: &mut TableBuf, ty: &crate::model::Type) -> TypeRow {
         // (Bounded by the width that chose this list, so that no change to that choice
         // can enumerate 2^64 codes.)
         for code in 0..1u128 << ty.width.min(DENSE_NAME_BITS) {
-            let s = name(code).map_or_else(Default::default, |n| t.str(&n));
+            let s = name(code).map_or_else(Default::default, |n| t.name(&n));
             t.names.push(s);
         }
         dense = run(at, t.names.len());

@@ -106,18 +106,16 @@ impl Gen<'_> {
             impl Instruction {
                 /// Writes the instruction as assembly, located at `addr` (branch targets
                 /// print as absolute addresses).
+                #[inline]
                 pub fn write_asm<W: core::fmt::Write>(&self, w: &mut W, addr: u64) -> core::fmt::Result {
-                    match self {
-                        #( Instruction::#variants(i) => i.write_asm(w, addr), )*
-                    }
+                    self.write_asm_with(w, addr, &FormatOptions::DEFAULT)
                 }
 
                 /// Writes the instruction as assembly, located at `addr`, the way `o` says
-                /// (addresses through a symbol table, decimal numbers, defaults shown).
+                /// (addresses through a symbol table, decimal numbers, defaults shown):
+                /// its word, printed by `isa_rt::print` from [`TABLES`].
                 pub fn write_asm_with<W: core::fmt::Write>(&self, w: &mut W, addr: u64, o: &FormatOptions) -> core::fmt::Result {
-                    match self {
-                        #( Instruction::#variants(i) => i.write_asm_with(w, addr, o), )*
-                    }
+                    ::isa_rt::print::write_asm(&TABLES, self.opcode() as usize, self.encode(), addr, o, w)
                 }
 
                 /// The instruction as assembly located at `addr`, for `format!`/`write!`.
@@ -141,10 +139,7 @@ impl Gen<'_> {
 
                 /// Writes the instruction as assembly, located at `addr`, the way `o` says.
                 pub fn write_asm_with<W: core::fmt::Write>(&self, w: &mut W, addr: u64, o: &FormatOptions) -> core::fmt::Result {
-                    let word = self.word();
-                    match self.opcode {
-                        #( Opcode::#variants => #variants::from_valid_word(word).write_asm_with(w, addr, o), )*
-                    }
+                    ::isa_rt::print::write_asm(&TABLES, self.opcode as usize, self.word(), addr, o, w)
                 }
             }
 

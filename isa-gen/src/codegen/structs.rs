@@ -346,11 +346,6 @@ impl Gen<'_> {
             " Checks the spec's `__Exception` conditions.".to_string()
         };
 
-        let opcode_index = m
-            .opcodes
-            .iter()
-            .position(|o| o.name == op.name)
-            .unwrap_or(0);
         let from_valid_vis = if nested {
             quote! { pub(super) }
         } else {
@@ -396,10 +391,22 @@ impl Gen<'_> {
             }
         });
         let asm = (!self.options.skip_asm).then(|| {
-            let write_asm = self.write_asm_fn(&self.asm, opcode_index);
             quote! {
                 impl #name {
-                    #write_asm
+                    /// Writes the instruction as assembly, located at `addr` (branch
+                    /// targets print as absolute addresses).
+                    #[inline]
+                    pub fn write_asm<W: core::fmt::Write>(&self, w: &mut W, addr: u64) -> core::fmt::Result {
+                        Instruction::#name(*self).write_asm(w, addr)
+                    }
+
+                    /// Writes the instruction as assembly, located at `addr`, the way
+                    /// `o` says (addresses through a symbol table, decimal numbers,
+                    /// defaults shown).
+                    #[inline]
+                    pub fn write_asm_with<W: core::fmt::Write>(&self, w: &mut W, addr: u64, o: &FormatOptions) -> core::fmt::Result {
+                        Instruction::#name(*self).write_asm_with(w, addr, o)
+                    }
                 }
 
                 /// Prints the instruction as assembly located at address 0.

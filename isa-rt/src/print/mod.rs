@@ -52,8 +52,9 @@ impl<'a> FormatOptions<'a> {
     }
 
     /// Writes immediate `v` as these options say: hex (`-0x10`) or decimal (`-16`).
-    /// What a compiled printer calls; the engine's printer writes through the same
-    /// choice into its line.
+    /// For a caller that writes numbers beside an instruction (a listing's
+    /// operands, say) the way the printer does; the printer makes the same choice
+    /// into its line.
     pub fn write_number<W: Write + ?Sized>(&self, w: &mut W, v: i128) -> fmt::Result {
         self.number(&mut Writer(w), v)
     }
@@ -388,7 +389,8 @@ impl<'t> Printer<'_, 't, '_> {
     ) -> fmt::Result {
         let dense = usize::try_from(code).ok();
         match dense.and_then(|c| names.of(self.t.names).get(c)) {
-            Some(s) if s.len > 0 => w.text(self.t, *s),
+            Some(n) if n.str.len.wrapping_sub(1) < PAD as u32 => w.head(&n.head, n.str.len),
+            Some(n) if n.str.len > 0 => w.text(self.t, n.str),
             Some(_) => self.unnamed(w, row(), code),
             None => self.past_dense(w, row(), code),
         }
@@ -714,6 +716,23 @@ impl<W: Write + ?Sized> Line<'_, W> {
             }
         }
         self.len += len;
+        Ok(())
+    }
+
+    /// The first `len` bytes of `head` (a [`crate::table::Name`]'s, `len` at most
+    /// [`PAD`]), copied as one block.
+    #[inline(always)]
+    fn head(&mut self, head: &[u8; PAD], len: u32) -> fmt::Result {
+        // The block past `len` lands in the buffer's slack past `LINE`.
+        self.room(len as usize)?;
+        let dst: &mut [u8; PAD] = self
+            .buf
+            .get_mut(self.len..self.len + PAD)
+            .and_then(|b| b.try_into().ok())
+            .ok_or(fmt::Error)?;
+        *dst = *head;
+        self.high |= u128::from_ne_bytes(*head);
+        self.len += len as usize;
         Ok(())
     }
 

@@ -12,7 +12,7 @@ use crate::table::*;
 /// A two-opcode spec, its tables built by hand.
 struct Spec {
     text: String,
-    names: Vec<Str>,
+    names: Vec<Name>,
 }
 
 impl Spec {
@@ -29,7 +29,7 @@ impl Spec {
         let at = self.names.len() as u32;
         for n in names {
             let s = self.s(n);
-            self.names.push(s);
+            self.names.push(Name::of(&self.text, s));
         }
         Run {
             at,
@@ -696,7 +696,10 @@ fn past_128_optional_operands_the_rest_print() {
             dense: Run { at: 0, len: 2 },
             named: Run::default(),
         }],
-        names: &[Str { at: 1, len: 1 }, Str { at: 2, len: 1 }],
+        names: &[
+            Name::of("XKL", Str { at: 1, len: 1 }),
+            Name::of("XKL", Str { at: 2, len: 1 }),
+        ],
         named: &[],
         operands: &operands,
         subs: &[],
@@ -851,7 +854,10 @@ fn text_that_is_not_ascii_prints_checked() {
             }],
             fields: &[field(0, 1, 0, None)],
             types: &[],
-            names: &[Str { at: 0, len: 1 }, Str { at: 1, len: 2 }],
+            names: &[
+                Name::of(&text, Str { at: 0, len: 1 }),
+                Name::of(&text, Str { at: 1, len: 2 }),
+            ],
             named: &[],
             operands: &[],
             subs: &[],
@@ -933,7 +939,8 @@ fn plans_read_the_common_operands_inline() {
         t.str("A"),
         t.str("B"),
     );
-    t.names.extend([r0, r1, a, b]);
+    let text = t.text.clone();
+    t.names.extend([r0, r1, a, b].map(|s| Name::of(&text, s)));
     let (regs, enums) = (Run { at: 0, len: 2 }, Run { at: 2, len: 2 });
     let ty = |kind, dense| TypeRow {
         kind,
