@@ -97,6 +97,18 @@ pub struct Name {
 }
 
 impl Name {
+    /// The name whose text is `str` and whose first bytes are `head` (at most [`PAD`]
+    /// of them are kept): how a generated crate writes its names.
+    pub const fn new(head: &[u8], str: Str) -> Name {
+        let mut out = [0; PAD];
+        let mut k = 0;
+        while k < head.len() && k < PAD {
+            out[k] = head[k];
+            k += 1;
+        }
+        Name { head: out, str }
+    }
+
     /// The name whose text is `s`, a range of `text` (the head holds the bytes of the
     /// range that are in `text`).
     pub fn of(text: &str, s: Str) -> Name {
@@ -735,6 +747,10 @@ mod tests {
         let mut t = TableBuf::default();
         let (r0, rz, p) = (t.name("R0"), t.str("RZ"), t.str("R"));
         assert_eq!(r0.head, *b"R0\0\0\0\0\0\0\0\0\0\0\0\0\0\0");
+        assert_eq!(Name::new(b"R0", r0.str), r0, "a generated crate's way");
+        let long = t.name("ABCDEFGHIJKLMNOPQRS");
+        assert_eq!(&long.head, b"ABCDEFGHIJKLMNOP", "the first 16 bytes");
+        assert_eq!(Name::new(b"ABCDEFGHIJKLMNOPQRS", long.str), long);
         let none = t.name("");
         assert_eq!(none, Name::default(), "the empty text: no name");
         t.names.extend([r0, none]);

@@ -146,9 +146,11 @@ fn ty(s: &mut String, r: &TypeRow) {
 }
 
 fn name(s: &mut String, n: &Name) {
-    let _ = write!(s, "t::Name {{ head: {:?}, str: ", n.head);
+    // The head without its trailing zeros, as a byte string: `Name::new` pads it.
+    let len = n.head.iter().rposition(|&b| b != 0).map_or(0, |i| i + 1);
+    let _ = write!(s, "t::Name::new(b\"{}\", ", n.head[..len].escape_ascii());
     str(s, n.str);
-    s.push_str(" }");
+    s.push(')');
 }
 
 fn operand(s: &mut String, r: &OperandRow) {
