@@ -250,6 +250,10 @@ impl Gen<'_> {
         {
             scope::item_names(part, &mut root);
         }
+        if !self.options.skip_asm {
+            // Written after the tokens (`tables`), and read by the structs' printers.
+            root.insert("TABLES".to_string());
+        }
         let structs = self.unit_modules(&root);
         quote! {
             #support

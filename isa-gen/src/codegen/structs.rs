@@ -397,7 +397,7 @@ impl Gen<'_> {
                     /// targets print as absolute addresses).
                     #[inline]
                     pub fn write_asm<W: core::fmt::Write>(&self, w: &mut W, addr: u64) -> core::fmt::Result {
-                        Instruction::#name(*self).write_asm(w, addr)
+                        self.write_asm_with(w, addr, &FormatOptions::DEFAULT)
                     }
 
                     /// Writes the instruction as assembly, located at `addr`, the way
@@ -405,7 +405,7 @@ impl Gen<'_> {
                     /// defaults shown).
                     #[inline]
                     pub fn write_asm_with<W: core::fmt::Write>(&self, w: &mut W, addr: u64, o: &FormatOptions) -> core::fmt::Result {
-                        Instruction::#name(*self).write_asm_with(w, addr, o)
+                        ::isa_rt::print::write_asm(&TABLES, Self::OPCODE as usize, self.encode(), addr, o, w)
                     }
                 }
 
