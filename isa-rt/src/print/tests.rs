@@ -899,6 +899,64 @@ fn text_that_is_not_ascii_prints_checked() {
     assert_eq!(w.text, "X `(→Ω)");
 }
 
+/// A dense name of up to 16 bytes prints from its row's head, a longer one from the
+/// text; a head that is not ASCII is checked as any text is.
+#[test]
+fn names_print_from_their_head_up_to_16_bytes_and_from_the_text_past_it() {
+    // The mnemonic `X`, then 15 bytes of filler, so that no block of the mnemonic's
+    // reaches the names' text at 16.
+    let text = alloc::format!("XYYYYYYYYYYYYYYYABCDEFGHIJKLMNOPQΩ{PADDING}");
+    let print = |name: Name| {
+        let names = [name];
+        let t = Tables {
+            text: &text,
+            opcodes: &[OpcodeRow {
+                mnemonic: Str { at: 0, len: 1 },
+                fields: Run { at: 0, len: 1 },
+                guard: None,
+                mods: Run::default(),
+                operands: Run::default(),
+                optional: false,
+            }],
+            fields: &[field(0, 1, 0, None)],
+            types: &[],
+            names: &names,
+            named: &[],
+            operands: &[],
+            subs: &[],
+            indices: &[],
+            exprs: &[],
+            plans: &[Run { at: 0, len: 2 }],
+            pieces: &[
+                Piece::Text(Str { at: 0, len: 1 }),
+                Piece::Name {
+                    at: at(0, 1),
+                    field: 0,
+                    names: Run { at: 0, len: 1 },
+                },
+            ],
+        };
+        let mut out = String::new();
+        write_asm(&t, 0, 0, 0, &D, &mut out).map(|()| out)
+    };
+    let s = |at, len| Str { at, len };
+    // Up to 16 bytes: the head, whatever the text says (a row's own contract).
+    assert_eq!(print(Name::new(b"R7", s(16, 2))).as_deref(), Ok("XR7"));
+    let sixteen = Name::of(&text, s(16, 16));
+    assert_eq!(print(sixteen).as_deref(), Ok("XABCDEFGHIJKLMNOP"));
+    // Past 16: the whole text.
+    let seventeen = Name::of(&text, s(16, 17));
+    assert_eq!(print(seventeen).as_deref(), Ok("XABCDEFGHIJKLMNOPQ"));
+    assert_eq!(
+        print(Name::new(b"ABCDEFGHIJKLMNOP", s(16, 17))).as_deref(),
+        Ok("XABCDEFGHIJKLMNOPQ"),
+        "a head that is the text's first 16 bytes"
+    );
+    // Not ASCII in the head alone: `Ω` prints, and half of it is an error.
+    assert_eq!(print(Name::of(&text, s(33, 2))).as_deref(), Ok("XΩ"));
+    assert_eq!(print(Name::of(&text, s(33, 1))), Err(fmt::Error));
+}
+
 #[test]
 fn options_write_numbers_and_addresses_into_any_writer() {
     let sym = |a: u64| (a == 0x20).then_some("loop");
