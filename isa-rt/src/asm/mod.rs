@@ -6,6 +6,8 @@
 //! allocation: errors hold byte spans, numbers and static strings.
 
 mod error;
+#[cfg(test)]
+mod tests;
 
 pub use error::{AsmError, AsmErrorDisplay, AsmErrorKind, Expect, NameHint, Problem};
 

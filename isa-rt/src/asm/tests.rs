@@ -1,0 +1,570 @@
+//! The matcher over a small hand-written instruction set: words built, forms chosen,
+//! and errors ranked, placed and worded, without a generated crate.
+
+extern crate std;
+use std::string::{String, ToString};
+
+use super::*;
+use crate::lex::lex;
+
+const REG: Names<'static> = Names {
+    named: &[("RZ", 255)],
+    numbered: Some(("R", 0, 254)),
+};
+const PRED: Names<'static> = Names {
+    named: &[("PT", 7)],
+    numbered: Some(("P", 0, 6)),
+};
+const HALF: Names<'static> = Names {
+    named: &[("H0", 0), ("H1", 1)],
+    numbered: None,
+};
+const CMP: Names<'static> = Names {
+    named: &[("EQ", 0), ("GT", 2), ("LT", 1)],
+    numbered: None,
+};
+const FILES: &[RegFile] = &[
+    RegFile {
+        type_name: "Reg",
+        prefix: "R",
+        lo: 0,
+        hi: 254,
+        named: "RZ",
+    },
+    RegFile {
+        type_name: "Pred",
+        prefix: "P",
+        lo: 0,
+        hi: 6,
+        named: "PT",
+    },
+];
+
+/// Where the fields of this toy set are: 8 bits of opcode at 0, a modifier bit at 8,
+/// registers at 16, 24 and 40, `-` of the second at 32, the third's half at 48, the
+/// guard at 125 and its `!` at 124.
+const OPC: At = At::new(0, 8);
+const FTZ: At = At::new(8, 1);
+const RD: At = At::new(16, 8);
+const RA: At = At::new(24, 8);
+const NEG_A: At = At::new(32, 1);
+const RB: At = At::new(40, 8);
+const HALF_B: At = At::new(48, 1);
+const GUARD: At = At::new(125, 3);
+const NOT: At = At::new(124, 1);
+
+const fn reg(at: At, label: &'static str, subs: &'static [Sub]) -> OperandSpec {
+    OperandSpec {
+        kind: Kind::Reg {
+            name: REG,
+            prefix: "R",
+            lo: 0,
+            hi: 254,
+            count: count_n::<1>,
+        },
+        at,
+        subs,
+        label,
+        expected: "a Reg",
+        optional: false,
+    }
+}
+
+const fn imm(at: At, label: &'static str, width: u8, signed: bool, addr: ImmAddr) -> OperandSpec {
+    OperandSpec {
+        kind: Kind::Imm {
+            type_name: "SImm8",
+            width,
+            signed,
+            addr,
+            shift: 2,
+        },
+        at,
+        subs: &[],
+        label,
+        expected: "a SImm8",
+        optional: false,
+    }
+}
+
+const GUARD_SPEC: GuardSpec = GuardSpec {
+    at: GUARD,
+    name: PRED,
+    type_name: "Pred",
+    not: Some(Sub {
+        at: NOT,
+        role: SubRole::Not,
+        set: 1,
+        unset: 0,
+        default: 0,
+    }),
+};
+const FTZ_MOD: ModSpec = ModSpec {
+    at: FTZ,
+    field: "ftz",
+    values: &[("FTZ", 1)],
+    required: false,
+    values_text: "`.FTZ`",
+};
+const NEG: &[Sub] = &[Sub {
+    at: NEG_A,
+    role: SubRole::Neg(None),
+    set: 1,
+    unset: 0,
+    default: 0,
+}];
+const HALVES: &[Sub] = &[Sub {
+    at: HALF_B,
+    role: SubRole::Suffix(HALF),
+    set: 0,
+    unset: 0,
+    default: 0,
+}];
+
+/// The base word of opcode `code`: its code and the guard's default `PT`.
+const fn base(code: u128) -> u128 {
+    code | 7 << 125
+}
+
+/// `ADD rd, ra, rb`: guard, `.FTZ`, `-ra`, `rb.H1`.
+const ADD_R: OpcodeSpec = OpcodeSpec {
+    mnemonic: "ADD",
+    fields: &["rd", "ra", "rb", "pg"],
+    mods_text: ".FTZ",
+    base: base(1),
+    mods: &[FTZ_MOD],
+    guard: Some(GUARD_SPEC),
+    operands: &[
+        reg(RD, "rd", &[]),
+        reg(RA, "ra", NEG),
+        reg(RB, "rb", HALVES),
+    ],
+    req_after: &[2, 1, 0],
+    check: check_none,
+    files: FILES,
+};
+
+/// `ADD rd, ra, imm`: an 8-bit signed immediate at 40.
+const ADD_I: OpcodeSpec = OpcodeSpec {
+    mnemonic: "ADD",
+    fields: &["rd", "ra", "imm", "pg"],
+    mods_text: ".FTZ",
+    base: base(2),
+    mods: &[FTZ_MOD],
+    guard: Some(GUARD_SPEC),
+    operands: &[
+        reg(RD, "rd", &[]),
+        reg(RA, "ra", NEG),
+        imm(RB, "imm", 8, true, ImmAddr::No),
+    ],
+    req_after: &[2, 1, 0],
+    check: check_none,
+    files: FILES,
+};
+
+/// `SET rd, cmp`: an enumeration operand, a required modifier, no guard, and an
+/// exception (`rd` may not be `R0`).
+const SET: OpcodeSpec = OpcodeSpec {
+    mnemonic: "SET",
+    fields: &["rd", "cmp", "mode"],
+    mods_text: ".U32 .S32",
+    base: 3,
+    mods: &[ModSpec {
+        at: FTZ,
+        field: "mode",
+        values: &[("S32", 1), ("U32", 0)],
+        required: true,
+        values_text: "`.U32`, `.S32`",
+    }],
+    guard: None,
+    operands: &[
+        reg(RD, "rd", &[]),
+        OperandSpec {
+            kind: Kind::Enum {
+                name: CMP,
+                type_name: "Cmp",
+                values: &["EQ", "LT", "GT"],
+            },
+            at: RA,
+            subs: &[],
+            label: "cmp",
+            expected: "a Cmp",
+            optional: false,
+        },
+    ],
+    req_after: &[1, 0],
+    check: |w| {
+        if RD.read(w) == 0 {
+            Err(("IllegalInstructionEncoding", "rd may not be R0"))
+        } else {
+            Ok(())
+        }
+    },
+    files: FILES,
+};
+
+/// `BRA target`: a relative address in 4-byte units, 8 bits signed; a guard that
+/// cannot be negated.
+const BRA: OpcodeSpec = OpcodeSpec {
+    mnemonic: "BRA",
+    fields: &["target", "pg"],
+    mods_text: "",
+    base: base(4),
+    mods: &[],
+    guard: Some(GuardSpec {
+        not: None,
+        ..GUARD_SPEC
+    }),
+    operands: &[imm(RB, "target", 8, true, ImmAddr::Rel)],
+    req_after: &[0],
+    check: check_none,
+    files: FILES,
+};
+
+/// `LDC rd, c[bank][offset]` (a 2-bit bank over an 8-bit unsigned offset at 40), then
+/// an optional predicate `pp` (default `PT`) and a register pair `rp`.
+const LDC: OpcodeSpec = OpcodeSpec {
+    mnemonic: "LDC",
+    fields: &["rd", "mem", "pp", "rp"],
+    mods_text: "",
+    base: 5 | 7 << 56,
+    mods: &[],
+    guard: None,
+    operands: &[
+        reg(RD, "rd", &[]),
+        OperandSpec {
+            kind: Kind::CMem {
+                bank_bits: 2,
+                offset_bits: 8,
+                signed: false,
+            },
+            at: At::new(40, 10),
+            subs: &[],
+            label: "mem",
+            expected: "a constant-memory operand c[bank][offset]",
+            optional: false,
+        },
+        OperandSpec {
+            kind: Kind::Reg {
+                name: PRED,
+                prefix: "P",
+                lo: 0,
+                hi: 6,
+                count: count_n::<1>,
+            },
+            at: At::new(56, 3),
+            subs: &[],
+            label: "pp",
+            expected: "a Pred",
+            optional: true,
+        },
+        OperandSpec {
+            kind: Kind::Reg {
+                name: REG,
+                prefix: "R",
+                lo: 0,
+                hi: 254,
+                count: count_n::<2>,
+            },
+            at: RA,
+            subs: &[],
+            label: "rp",
+            expected: "a Reg",
+            optional: false,
+        },
+    ],
+    req_after: &[2, 1, 1, 0],
+    check: check_none,
+    files: FILES,
+};
+
+/// The forms of each mnemonic, as a generated crate's dispatch hands them over.
+fn forms(mnemonic: &str) -> &'static [&'static OpcodeSpec] {
+    match mnemonic {
+        "ADD" => &[&ADD_R, &ADD_I],
+        "SET" => &[&SET],
+        "BRA" => &[&BRA],
+        "LDC" => &[&LDC],
+        _ => &[],
+    }
+}
+
+/// Assembles `line` at address `addr`; one label, `loop`, at 0x40.
+fn asm_at(line: &str, addr: u64) -> Result<u128, AsmError> {
+    let l = lex(line)?;
+    let labels = |name: &str| (name == "loop").then_some(0x40);
+    assemble(&l, 1, forms(l.parts[0].0), addr, &labels)
+}
+
+fn asm(line: &str) -> Result<u128, AsmError> {
+    asm_at(line, 0)
+}
+
+/// The error of `line`: its span's text and its message.
+fn error(line: &str) -> (String, String) {
+    let e = asm(line).expect_err(line);
+    let found = line.get(e.start..e.end).unwrap_or("?").to_string();
+    (found, e.display(line).to_string())
+}
+
+fn word(fields: &[(At, u128)], base: u128) -> u128 {
+    let mut w = base;
+    for &(at, v) in fields {
+        at.write(&mut w, v);
+    }
+    w
+}
+
+#[test]
+fn forms_are_chosen_by_their_operands_and_every_written_part_is_placed() {
+    assert_eq!(
+        asm("ADD R1, R2, R3"),
+        Ok(word(&[(RD, 1), (RA, 2), (RB, 3)], base(1)))
+    );
+    assert_eq!(
+        asm("ADD R1, R2, -0x5"),
+        Ok(word(&[(OPC, 2), (RD, 1), (RA, 2), (RB, 0xfb)], base(2))),
+        "the immediate form"
+    );
+    // Guard, its negation, a modifier, a prefix and a suffix.
+    assert_eq!(
+        asm("@!P3 ADD.FTZ RZ, -R2, R3.H1"),
+        Ok(word(
+            &[
+                (GUARD, 3),
+                (NOT, 1),
+                (FTZ, 1),
+                (RD, 255),
+                (RA, 2),
+                (NEG_A, 1),
+                (RB, 3),
+                (HALF_B, 1)
+            ],
+            base(1)
+        ))
+    );
+    // A signed immediate may be written as its bit pattern.
+    assert_eq!(
+        asm("ADD R1, R2, 0xff"),
+        Ok(word(&[(OPC, 2), (RD, 1), (RA, 2), (RB, 0xff)], base(2)))
+    );
+    assert_eq!(
+        asm("SET.S32 R1, GT"),
+        Ok(word(&[(FTZ, 1), (RD, 1), (RA, 2)], 3))
+    );
+}
+
+#[test]
+fn addresses_are_relative_to_the_next_instruction_in_their_units() {
+    // From 0x10, the next instruction is at 0x20: `loop` (0x40) is 8 units of 4 on.
+    assert_eq!(
+        asm_at("BRA `(loop)", 0x10),
+        Ok(word(&[(OPC, 4), (RB, 8)], base(4)))
+    );
+    assert_eq!(
+        asm_at("BRA 0x0", 0x10),
+        Ok(word(&[(OPC, 4), (RB, 0xf8)], base(4))),
+        "backwards"
+    );
+    let e = asm_at("BRA 0x22", 0x10).unwrap_err();
+    assert!(matches!(
+        e.kind,
+        AsmErrorKind::Invalid {
+            problem: Problem::Misaligned(0x22, 4, 0x20),
+            ..
+        }
+    ));
+    // 8 bits of 4-byte units reach 0x20 - 0x200 ..= 0x20 + 0x1fc.
+    let e = asm_at("BRA 0x220", 0x10).unwrap_err();
+    assert!(matches!(
+        e.kind,
+        AsmErrorKind::Invalid {
+            problem: Problem::TargetRange(0x220, Some((-0x1e0, 0x21c))),
+            ..
+        }
+    ));
+    assert_eq!(
+        error("BRA `(nowhere)"),
+        (
+            "`(nowhere)".to_string(),
+            "`BRA` operand 1 (target): undefined label `nowhere`".to_string()
+        )
+    );
+}
+
+#[test]
+fn constant_memory_optional_operands_and_register_ranges() {
+    let w = |pp: u128, bank: u128, off: u128| {
+        word(
+            &[
+                (RD, 1),
+                (At::new(40, 10), bank << 8 | off),
+                (At::new(56, 3), pp),
+                (RA, 4),
+            ],
+            LDC.base,
+        )
+    };
+    assert_eq!(
+        asm("LDC R1, c[0x3][0x10], R[4:5]"),
+        Ok(w(7, 3, 0x10)),
+        "no `pp`"
+    );
+    assert_eq!(asm("LDC R1, c[0x1][0xff], P2, R[4:5]"), Ok(w(2, 1, 0xff)));
+    let e = asm("LDC R1, c[0x4][0x0], R[4:5]").unwrap_err();
+    assert!(matches!(
+        e.kind,
+        AsmErrorKind::Invalid {
+            index: 2,
+            problem: Problem::Bank(4, 2),
+            ..
+        }
+    ));
+    let e = asm("LDC R1, c[0x0][0x100], R[4:5]").unwrap_err();
+    assert!(matches!(
+        e.kind,
+        AsmErrorKind::Invalid {
+            problem: Problem::Offset(0x100, 0, 0xff),
+            ..
+        }
+    ));
+    // A pair written as one register, and a range of the wrong width.
+    let e = asm("LDC R1, c[0x0][0x0], R4").unwrap_err();
+    assert!(matches!(
+        e.kind,
+        AsmErrorKind::Invalid {
+            index: 4,
+            problem: Problem::NeedsRange(64, "R", 4),
+            ..
+        }
+    ));
+    let e = asm("LDC R1, c[0x0][0x0], R[4:6]").unwrap_err();
+    assert!(matches!(
+        e.kind,
+        AsmErrorKind::Invalid {
+            problem: Problem::RangeWidth("R", 4, 6, 64),
+            ..
+        }
+    ));
+    // With as many tokens as required operands, the optional `pp` is not tried: the
+    // predicate is `rp`'s token, of the wrong kind.
+    assert_eq!(
+        error("LDC R1, c[0x0][0x0], P1"),
+        (
+            "P1".to_string(),
+            "`LDC` operand 4 (rp): expected a Reg, found P1".to_string()
+        )
+    );
+}
+
+#[test]
+fn the_most_specific_failure_of_all_forms_is_reported() {
+    // `R3` fits no immediate and `0x100` no register: the immediate form got further
+    // (its third operand is of the right kind, only its value is wrong).
+    assert_eq!(
+        error("ADD R1, R2, 0x100"),
+        (
+            "0x100".to_string(),
+            "`ADD` operand 3 (imm): immediate 0x100 does not fit SImm8 (-0x80..=0x7f, or \
+             its 8-bit pattern up to 0xff)"
+                .to_string()
+        )
+    );
+    // A kind that neither form takes: what both expected, merged.
+    assert_eq!(
+        error("ADD R1, R2, GT"),
+        (
+            "GT".to_string(),
+            "`ADD` operand 3 (rb or imm): expected a Reg or a SImm8, found GT".to_string()
+        )
+    );
+    assert_eq!(
+        error("ADD R1, R2"),
+        (
+            String::new(),
+            "`ADD` operand 3 (rb or imm) is missing: expected a Reg or a SImm8".to_string()
+        )
+    );
+    let (found, message) = error("ADD R1, R2, R3, R4");
+    assert_eq!(found, "R4");
+    assert!(
+        message.contains("`ADD`") && message.contains('3'),
+        "{message}"
+    );
+    assert!(matches!(
+        asm("ADD R1, R2, R3, R4").unwrap_err().kind,
+        AsmErrorKind::TooMany(3, 4, false)
+    ));
+}
+
+#[test]
+fn modifiers_guards_and_exceptions_are_checked_where_they_are_written() {
+    assert_eq!(
+        error("ADD.FZT R1, R2, R3"),
+        (
+            ".FZT".to_string(),
+            "unknown modifier `.FZT` for `ADD` (did you mean `.FTZ`?)".to_string()
+        )
+    );
+    assert_eq!(
+        error("ADD.FTZ.FTZ R1, R2, R3"),
+        (
+            ".FTZ".to_string(),
+            "modifier `.FTZ` is given twice".to_string()
+        )
+    );
+    let e = asm("ADD.FTZ.FTZ R1, R2, R3").unwrap_err();
+    assert_eq!((e.start, e.end), (7, 11), "the second `.FTZ`");
+    assert_eq!(
+        error("SET.U32.S32 R1, GT").1,
+        "`.S32` and `.U32` both set the `.mode` modifier of `SET`"
+    );
+    assert_eq!(
+        error("SET R1, GT").1,
+        "`SET` needs its `.mode` modifier: one of `.U32`, `.S32`"
+    );
+    assert_eq!(
+        error("@P0 SET.U32 R1, GT").1,
+        "`SET.U32` takes no guard predicate"
+    );
+    assert_eq!(
+        error("@R1 ADD R1, R2, R3").1,
+        "guard of `ADD`: expected a Pred, found `R1`"
+    );
+    assert_eq!(
+        error("@!P1 BRA 0x0").1,
+        "the guard of `BRA` cannot be negated"
+    );
+    let e = asm("SET.U32 R0, EQ").unwrap_err();
+    assert_eq!(
+        e.kind,
+        AsmErrorKind::Exception("IllegalInstructionEncoding", "rd may not be R0")
+    );
+    assert_eq!((e.start, e.end), (0, 7), "the mnemonic and its modifiers");
+    // A prefix an operand does not take.
+    assert!(matches!(
+        asm("SET.U32 R1, -GT").unwrap_err().kind,
+        AsmErrorKind::Invalid {
+            index: 2,
+            problem: Problem::Prefix('-', false),
+            ..
+        }
+    ));
+    assert!(matches!(
+        asm("ADD R1, R2, -R3").unwrap_err().kind,
+        AsmErrorKind::Invalid {
+            index: 3,
+            problem: Problem::Prefix('-', false),
+            ..
+        }
+    ));
+    // A suffix that belongs to another operand names it.
+    assert!(matches!(
+        asm("ADD R1, R2.H1, R3").unwrap_err().kind,
+        AsmErrorKind::Invalid {
+            index: 2,
+            problem: Problem::Suffix(false, _, _, 3, "rb"),
+            ..
+        }
+    ));
+}
