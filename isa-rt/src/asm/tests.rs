@@ -568,3 +568,458 @@ fn modifiers_guards_and_exceptions_are_checked_where_they_are_written() {
         }
     ));
 }
+
+const UREG: Names<'static> = Names {
+    named: &[("URZ", 63)],
+    numbered: Some(("UR", 0, 62)),
+};
+const MODE: At = At::new(8, 2);
+const ADDR: At = At::new(40, 8);
+const MEM: At = At::new(40, 10);
+
+const fn form(
+    mnemonic: &'static str,
+    code: u128,
+    mods: &'static [ModSpec],
+    operands: &'static [OperandSpec],
+) -> OpcodeSpec {
+    OpcodeSpec {
+        mnemonic,
+        fields: &["rd", "ra", "rb"],
+        mods_text: "",
+        base: code,
+        mods,
+        guard: None,
+        operands,
+        req_after: &[4, 3, 2, 1, 0],
+        check: check_none,
+        files: FILES,
+    }
+}
+
+const fn addr_imm(mode: ImmAddr, signed: bool) -> OperandSpec {
+    OperandSpec {
+        kind: Kind::Imm {
+            type_name: "UImm8",
+            width: 8,
+            signed,
+            addr: mode,
+            shift: 2,
+        },
+        at: ADDR,
+        subs: &[],
+        label: "addr",
+        expected: "an address",
+        optional: false,
+    }
+}
+
+/// `.ABS`/`.REL` choose how `JMP`'s address reads.
+const JMP_MODE: ModSpec = ModSpec {
+    at: MODE,
+    field: "mode",
+    values: &[("ABS", 1), ("REL", 0)],
+    required: false,
+    values_text: "`.REL`, `.ABS`",
+};
+/// `.X` chooses `~` over `-` for `ADDX`'s second operand.
+const X_MOD: ModSpec = ModSpec {
+    at: FTZ,
+    field: "x",
+    values: &[("X", 1)],
+    required: false,
+    values_text: "`.X`",
+};
+const SUBS: &[Sub] = &[
+    Sub {
+        at: At::new(33, 1),
+        role: SubRole::Not,
+        set: 1,
+        unset: 0,
+        default: 0,
+    },
+    Sub {
+        at: At::new(34, 1),
+        role: SubRole::BitNot,
+        set: 1,
+        unset: 0,
+        default: 0,
+    },
+];
+const NEG_X: &[Sub] = &[Sub {
+    at: NEG_A,
+    role: SubRole::Neg(Some((FTZ, 1))),
+    set: 1,
+    unset: 0,
+    default: 0,
+}];
+
+const MOVA: OpcodeSpec = form(
+    "MOVA",
+    6,
+    &[],
+    &[reg(RD, "rd", &[]), addr_imm(ImmAddr::Abs, false)],
+);
+const MOVS: OpcodeSpec = form(
+    "MOVS",
+    7,
+    &[],
+    &[reg(RD, "rd", &[]), addr_imm(ImmAddr::Scaled, true)],
+);
+const JMP: OpcodeSpec = form(
+    "JMP",
+    8,
+    &[JMP_MODE],
+    &[addr_imm(ImmAddr::Select { mode: MODE, abs: 1 }, true)],
+);
+const LDU: OpcodeSpec = form(
+    "LDU",
+    9,
+    &[],
+    &[
+        reg(RD, "rd", &[]),
+        OperandSpec {
+            kind: Kind::CMemIdx {
+                bank_bits: 2,
+                offset_bits: 8,
+                signed: true,
+                reg: RA,
+                reg_name: REG,
+                reg_type: "Reg",
+                zero: Some(255),
+            },
+            at: MEM,
+            subs: &[],
+            label: "mem",
+            expected: "a constant-memory operand",
+            optional: false,
+        },
+    ],
+);
+const LDV: OpcodeSpec = form(
+    "LDV",
+    10,
+    &[],
+    &[OperandSpec {
+        kind: Kind::CMemIdx {
+            bank_bits: 2,
+            offset_bits: 8,
+            signed: false,
+            reg: RA,
+            reg_name: REG,
+            reg_type: "Reg",
+            zero: None,
+        },
+        at: MEM,
+        subs: &[],
+        label: "mem",
+        expected: "a constant-memory operand",
+        optional: false,
+    }],
+);
+const LDS: OpcodeSpec = form(
+    "LDS",
+    11,
+    &[],
+    &[
+        reg(RD, "rd", &[]),
+        OperandSpec {
+            kind: Kind::RegIdx {
+                prefix: "UR",
+                reg_name: UREG,
+                reg_type: "UReg",
+                off: ADDR,
+                off_width: 8,
+                off_signed: true,
+            },
+            at: RA,
+            subs: &[],
+            label: "src",
+            expected: "an indexed operand UR[URn+offset]",
+            optional: false,
+        },
+    ],
+);
+const MOVW: OpcodeSpec = form(
+    "MOVW",
+    12,
+    &[],
+    &[
+        reg(RD, "rd", &[]),
+        OperandSpec {
+            kind: Kind::Word("UPR"),
+            at: At::new(0, 0),
+            subs: &[],
+            label: "upr",
+            expected: "`UPR`",
+            optional: false,
+        },
+    ],
+);
+const LOP: OpcodeSpec = form("LOP", 13, &[], &[reg(RD, "rd", &[]), reg(RA, "ra", SUBS)]);
+const ADDX: OpcodeSpec = form(
+    "ADDX",
+    14,
+    &[X_MOD],
+    &[reg(RD, "rd", &[]), reg(RA, "ra", NEG_X)],
+);
+
+fn more_forms(mnemonic: &str) -> &'static [&'static OpcodeSpec] {
+    match mnemonic {
+        "MOVA" => &[&MOVA],
+        "MOVS" => &[&MOVS],
+        "JMP" => &[&JMP],
+        "LDU" => &[&LDU],
+        "LDV" => &[&LDV],
+        "LDS" => &[&LDS],
+        "MOVW" => &[&MOVW],
+        "LOP" => &[&LOP],
+        "ADDX" => &[&ADDX],
+        m => forms(m),
+    }
+}
+
+/// [`asm_at`] over every form of this file, at 0x10.
+fn asm2(line: &str) -> Result<u128, AsmError> {
+    let l = lex(line)?;
+    let labels = |name: &str| (name == "loop").then_some(0x40);
+    assemble(&l, 1, more_forms(l.parts[0].0), 0x10, &labels)
+}
+
+fn message(line: &str) -> String {
+    let e = asm2(line).expect_err(line);
+    e.display(line).to_string()
+}
+
+#[test]
+fn absolute_scaled_and_chosen_addresses() {
+    let w = |code: u128, v: u128| word(&[(RD, 1), (ADDR, v)], code);
+    assert_eq!(asm2("MOVA R1, 0x10"), Ok(w(6, 4)));
+    assert_eq!(
+        asm2("MOVA R1, `(loop)"),
+        Ok(w(6, 0x10)),
+        "a label, absolute"
+    );
+    assert_eq!(asm2("MOVA R1, 0x3fc"), Ok(w(6, 0xff)));
+    assert_eq!(
+        message("MOVA R1, 0x11"),
+        "`MOVA` operand 2 (addr): address 0x11 is not a multiple of 0x4"
+    );
+    assert_eq!(
+        message("MOVA R1, 0x400"),
+        "`MOVA` operand 2 (addr): address 0x400 is out of range (0x0..=0x3fc)"
+    );
+    assert_eq!(
+        message("MOVA R1, -0x4"),
+        "`MOVA` operand 2 (addr): address -0x4 is out of range (0x0..=0x3fc)"
+    );
+    assert_eq!(asm2("MOVS R1, -0x8"), Ok(w(7, 0xfe)), "scaled, signed");
+    assert_eq!(
+        message("MOVS R1, 0x200"),
+        "`MOVS` operand 2 (addr): immediate 0x200 is out of range (-0x200..=0x1fc)"
+    );
+    assert_eq!(
+        message("MOVS R1, 0x6"),
+        "`MOVS` operand 2 (addr): immediate 0x6 is not a multiple of 0x4"
+    );
+    assert_eq!(
+        message("MOVS R1, `(loop)"),
+        "`MOVS` operand 2 (addr): a label is only allowed as a branch target"
+    );
+    assert_eq!(
+        message("MOVS R1, -0x8.H1"),
+        "`MOVS` operand 2 (addr): an immediate takes no `.H1` suffix"
+    );
+    assert_eq!(
+        message("MOVS R1, !0x8"),
+        "`MOVS` operand 2 (addr): an immediate takes no `!` prefix"
+    );
+    // The mode modifier, read before the operand, chooses: absolute, or relative to
+    // the next instruction (0x20).
+    let j = |mode: u128, v: u128| word(&[(MODE, mode), (ADDR, v)], 8);
+    assert_eq!(asm2("JMP.ABS 0x40"), Ok(j(1, 0x10)));
+    assert_eq!(asm2("JMP 0x40"), Ok(j(0, 0x8)));
+    assert_eq!(
+        asm2("JMP.REL `(loop+0x4)"),
+        Ok(j(0, 0x9)),
+        "a label and an addend"
+    );
+    assert_eq!(
+        message("JMP 0x10000000000000000000000000000000"),
+        "`JMP` operand 1 (addr): branch target 0x10000000000000000000000000000000 is out \
+         of range (-0x1e0..=0x21c)"
+    );
+}
+
+#[test]
+fn indexed_operands_and_fixed_words() {
+    let mem = |bank: u128, off: u128| bank << 8 | off;
+    assert_eq!(
+        asm2("LDU R1, c[0x1][R2+0x10]"),
+        Ok(word(&[(RD, 1), (MEM, mem(1, 0x10)), (RA, 2)], 9))
+    );
+    assert_eq!(
+        asm2("LDU R1, c[0x1][R2-0x4]"),
+        Ok(word(&[(RD, 1), (MEM, mem(1, 0xfc)), (RA, 2)], 9)),
+        "a signed offset"
+    );
+    assert_eq!(
+        asm2("LDU R1, c[0x2][0x10]"),
+        Ok(word(&[(RD, 1), (MEM, mem(2, 0x10)), (RA, 255)], 9)),
+        "no register: its zero"
+    );
+    assert_eq!(
+        message("LDU R1, c[0x1][P1+0x10]"),
+        "`LDU` operand 2 (mem): expected a Reg in `c[…][…]`, found `P1`"
+    );
+    assert_eq!(
+        message("LDU R1, c[0x1][R2+0x80]"),
+        "`LDU` operand 2 (mem): offset 0x80 is outside -0x80..=0x7f"
+    );
+    assert_eq!(
+        message("LDV c[0x1][0x10]"),
+        "`LDV` operand 1 (mem): write the address register"
+    );
+    assert_eq!(
+        message("LDV c[0x4][R1+0x10]"),
+        "`LDV` operand 1 (mem): bank 0x4 does not fit in 2 bits"
+    );
+    assert_eq!(
+        asm2("LDS R1, UR[UR2-0x4]"),
+        Ok(word(&[(RD, 1), (RA, 2), (ADDR, 0xfc)], 11))
+    );
+    assert_eq!(asm2("LDS R1, UR[URZ]"), Ok(word(&[(RD, 1), (RA, 63)], 11)));
+    assert_eq!(
+        message("LDS R1, UR[R2+0x4]"),
+        "`LDS` operand 2 (src): expected a UReg as the index, found `R2`"
+    );
+    assert_eq!(
+        message("LDS R1, UR[UR2+0x80]"),
+        "`LDS` operand 2 (src): index offset 0x80 does not fit (-0x80..=0x7f)"
+    );
+    assert_eq!(
+        message("LDS R1, -UR[UR2]"),
+        "`LDS` operand 2 (src): this operand does not take a `-` prefix"
+    );
+    assert_eq!(
+        message("LDS R1, R[UR2]"),
+        "`LDS` operand 2 (src): expected an indexed operand UR[URn+offset], found R[UR2]"
+    );
+    assert_eq!(asm2("MOVW R1, UPR"), Ok(word(&[(RD, 1)], 12)));
+    assert_eq!(
+        message("MOVW R1, -UPR"),
+        "`MOVW` operand 2 (upr): expected `UPR`, found -UPR"
+    );
+    assert_eq!(
+        message("MOVW R1, UPX"),
+        "`MOVW` operand 2 (upr): expected `UPR`, found UPX"
+    );
+    // A range of another file is not this operand's.
+    assert_eq!(
+        message("LDC R1, c[0x0][0x0], P[4:5]"),
+        "`LDC` operand 4 (rp): expected a Reg, found P[4:5]"
+    );
+}
+
+#[test]
+fn prefixes_set_exactly_the_sub_fields_written() {
+    let not = At::new(33, 1);
+    let bitnot = At::new(34, 1);
+    assert_eq!(asm2("LOP R1, R2"), Ok(word(&[(RD, 1), (RA, 2)], 13)));
+    assert_eq!(
+        asm2("LOP R1, !R2"),
+        Ok(word(&[(RD, 1), (RA, 2), (not, 1)], 13))
+    );
+    assert_eq!(
+        asm2("LOP R1, ~R2"),
+        Ok(word(&[(RD, 1), (RA, 2), (bitnot, 1)], 13))
+    );
+    assert_eq!(
+        message("LOP R1, -R2"),
+        "`LOP` operand 2 (ra): this operand does not take a `-` prefix"
+    );
+    // `.X` makes the negation `~`.
+    assert_eq!(
+        asm2("ADDX.X R1, ~R2"),
+        Ok(word(&[(FTZ, 1), (RD, 1), (RA, 2), (NEG_A, 1)], 14))
+    );
+    assert_eq!(
+        asm2("ADDX R1, -R2"),
+        Ok(word(&[(RD, 1), (RA, 2), (NEG_A, 1)], 14))
+    );
+    assert_eq!(
+        message("ADDX.X R1, -R2"),
+        "`ADDX.X` operand 2 (ra): `-` is not allowed here (with `.X`, write `~` instead of `-`)"
+    );
+    assert_eq!(
+        message("ADDX R1, ~R2"),
+        "`ADDX` operand 2 (ra): `~` is not allowed here (without `.X`, write `-` instead of `~`)"
+    );
+    assert_eq!(
+        message("ADDX R1, !R2"),
+        "`ADDX` operand 2 (ra): this operand does not take a `!` prefix"
+    );
+}
+
+#[test]
+fn names_that_are_not_operands_get_hints() {
+    assert_eq!(
+        message("ADD R1, R2, R300"),
+        "`ADD` operand 3 (rb or imm): expected a Reg or a SImm8, found R300 (`R300` does \
+         not exist: `Reg` has R0..R254 and RZ)"
+    );
+    assert_eq!(
+        message("ADD R1, R2, R01"),
+        "`ADD` operand 3 (rb or imm): expected a Reg or a SImm8, found R01 (`R01` does \
+         not exist: `Reg` has R0..R254 and RZ)"
+    );
+    assert_eq!(
+        message("ADD R1, R2, P7.H1"),
+        "`ADD` operand 3 (rb or imm): expected a Reg or a SImm8, found P7.H1 (`P7` does \
+         not exist: `Pred` has P0..P6 and PT)"
+    );
+    assert_eq!(
+        message("ADD R1, R2, rb"),
+        "`ADD` operand 3 (rb or imm): expected a Reg or a SImm8, found rb (`rb` is the \
+         operand's name in the spec; write a Reg instead)"
+    );
+    assert_eq!(
+        message("SET.U32 R1, G"),
+        "`SET.U32` operand 2 (cmp): expected a Cmp, found G (did you mean `GT`?)"
+    );
+    assert_eq!(
+        message("SET.U32 R1, EX"),
+        "`SET.U32` operand 2 (cmp): expected a Cmp, found EX (did you mean `EQ`?)"
+    );
+    assert_eq!(
+        message("SET.U32 R1, QQQQQ"),
+        "`SET.U32` operand 2 (cmp): expected a Cmp, found QQQQQ (`QQQQQ` is not a value \
+         of `Cmp`)"
+    );
+    // Registers that exist get no hint; a name of a file that is not expected neither.
+    assert_eq!(
+        message("SET.U32 R1, R2"),
+        "`SET.U32` operand 2 (cmp): expected a Cmp, found R2 (`R2` is not a value of `Cmp`)"
+    );
+    // Errors count columns in characters.
+    let line = "ADD R1, R2, \u{3a9}";
+    let e = asm2(line).unwrap_err();
+    assert_eq!((e.start, e.column(line)), (12, 13));
+    let line = "ADD \u{3a9}, R2, R3";
+    let e = asm2(line).unwrap_err();
+    assert_eq!(e.column(line), 5);
+    // The lexer's errors, in its words.
+    for line in ["ADD R1,, R2", "ADD R1, R[2:", ""] {
+        let e = asm2(line).unwrap_err();
+        let lexed = crate::lex::lex(line).unwrap_err();
+        assert_eq!((e.start, e.end), (lexed.start, lexed.end), "{line}");
+        let text = e.display(line).to_string();
+        assert_eq!(text, lexed.display(line).to_string(), "{line}");
+        assert!(!text.is_empty());
+    }
+    // Too many operands, where some are optional.
+    assert_eq!(
+        message("LDC R1, c[0x0][0x0], P1, R[4:5], R6"),
+        "too many operands: `LDC` takes at most 4, found 5"
+    );
+}
