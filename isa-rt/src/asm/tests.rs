@@ -1023,3 +1023,279 @@ fn names_that_are_not_operands_get_hints() {
         "too many operands: `LDC` takes at most 4, found 5"
     );
 }
+
+const ROUND: ModSpec = ModSpec {
+    at: At::new(10, 2),
+    field: "rnd",
+    values: &[("RM", 2), ("RN", 0), ("RP", 3), ("RZ", 1)],
+    required: true,
+    values_text: "`.RN`, `.RZ`, `.RM`, `.RP`",
+};
+const WIDTH: ModSpec = ModSpec {
+    at: FTZ,
+    field: "width",
+    values: &[("F16", 1), ("F32", 0)],
+    required: false,
+    values_text: "`.F32`, `.F16`",
+};
+const ORDER: Names<'static> = Names {
+    named: &[("GE", 0), ("GEU", 2), ("GT", 1), ("GTU", 3), ("GX", 4)],
+    numbered: None,
+};
+const OPT_P: OperandSpec = OperandSpec {
+    kind: Kind::Reg {
+        name: PRED,
+        prefix: "P",
+        lo: 0,
+        hi: 6,
+        count: count_n::<1>,
+    },
+    at: At::new(56, 3),
+    subs: &[],
+    label: "pp",
+    expected: "a Pred",
+    optional: true,
+};
+
+/// `CVT.F16.RN rd`: a second, required modifier.
+const CVT: OpcodeSpec = OpcodeSpec {
+    mods_text: ".F16 .F32 .RM .RN .RP .RZ",
+    ..form("CVT", 15, &[WIDTH, ROUND], &[reg(RD, "rd", &[])])
+};
+/// `TST rd{, pp}`: a last operand that may be left out; `MID rd{, pp}, rb`: one in
+/// the middle.
+const TST: OpcodeSpec = OpcodeSpec {
+    base: 16 | 7 << 56,
+    req_after: &[0, 0],
+    ..form("TST", 16, &[], &[reg(RD, "rd", &[]), OPT_P])
+};
+const MID: OpcodeSpec = OpcodeSpec {
+    base: 17 | 7 << 56,
+    req_after: &[1, 1, 0],
+    ..form(
+        "MID",
+        17,
+        &[],
+        &[reg(RD, "rd", &[]), OPT_P, reg(RB, "rb", &[])],
+    )
+};
+/// `ORD rd, order`: an enumeration with values that share their starts.
+const ORD: OpcodeSpec = form(
+    "ORD",
+    18,
+    &[],
+    &[
+        reg(RD, "rd", &[]),
+        OperandSpec {
+            kind: Kind::Enum {
+                name: ORDER,
+                type_name: "Order",
+                values: &["GE", "GT", "GEU", "GTU", "GX"],
+            },
+            at: RA,
+            subs: &[],
+            label: "order",
+            expected: "an Order",
+            optional: false,
+        },
+    ],
+);
+/// Two forms of `PAIR`, each with an immediate too wide in one place: the error the
+/// furthest along wins. `PAIRM` knows `.M` and wants a register first; `PAIRN` does
+/// not know `.M`.
+const fn nibble(at: At, label: &'static str) -> OperandSpec {
+    OperandSpec {
+        kind: Kind::Imm {
+            type_name: "UImm4",
+            width: 4,
+            signed: false,
+            addr: ImmAddr::No,
+            shift: 0,
+        },
+        at,
+        subs: &[],
+        label,
+        expected: "a UImm4",
+        optional: false,
+    }
+}
+const PAIR_A: OpcodeSpec = form(
+    "PAIR",
+    19,
+    &[],
+    &[nibble(RA, "a"), imm(RB, "b", 8, true, ImmAddr::No)],
+);
+const PAIR_B: OpcodeSpec = form(
+    "PAIR",
+    20,
+    &[],
+    &[imm(RA, "a", 8, true, ImmAddr::No), nibble(RB, "b")],
+);
+const M_MOD: ModSpec = ModSpec {
+    at: FTZ,
+    field: "m",
+    values: &[("M", 1)],
+    required: false,
+    values_text: "`.M`",
+};
+const PAIR_M: OpcodeSpec = form("PAIRM", 21, &[M_MOD], &[reg(RD, "rd", &[])]);
+const PAIR_N: OpcodeSpec = form("PAIRM", 22, &[], &[reg(RD, "rd", &[])]);
+
+fn third_forms(mnemonic: &str) -> &'static [&'static OpcodeSpec] {
+    match mnemonic {
+        "CVT" => &[&CVT],
+        "TST" => &[&TST],
+        "MID" => &[&MID],
+        "ORD" => &[&ORD],
+        "PAIR" => &[&PAIR_A, &PAIR_B],
+        "PAIRM" => &[&PAIR_N, &PAIR_M],
+        m => more_forms(m),
+    }
+}
+
+fn asm3(line: &str) -> Result<u128, AsmError> {
+    let l = lex(line)?;
+    assemble(&l, 1, third_forms(l.parts[0].0), 0x10, &|_| None)
+}
+
+fn message3(line: &str) -> String {
+    asm3(line).expect_err(line).display(line).to_string()
+}
+
+#[test]
+fn every_modifier_field_is_its_own() {
+    let round = At::new(10, 2);
+    assert_eq!(
+        asm3("CVT.F16.RZ R1"),
+        Ok(word(&[(FTZ, 1), (round, 1), (RD, 1)], 15))
+    );
+    assert_eq!(asm3("CVT.RP R1"), Ok(word(&[(round, 3), (RD, 1)], 15)));
+    assert_eq!(
+        message3("CVT.F16 R1"),
+        "`CVT.F16` needs its `.rnd` modifier: one of `.RN`, `.RZ`, `.RM`, `.RP`"
+    );
+    assert_eq!(
+        message3("CVT.RN.RZ R1"),
+        "`.RZ` and `.RN` both set the `.rnd` modifier of `CVT`"
+    );
+    assert_eq!(
+        message3("CVT.RQ R1"),
+        "unknown modifier `.RQ` for `CVT` (did you mean `.RM`, `.RN` or `.RP`?)"
+    );
+    assert_eq!(
+        message3("CVT.XYZZY R1"),
+        "unknown modifier `.XYZZY` for `CVT` (modifiers of `CVT`: .F16 .F32 .RM .RN .RP .RZ)"
+    );
+    assert_eq!(
+        message3("BRA.XYZZY 0x0"),
+        "unknown modifier `.XYZZY` for `BRA`"
+    );
+}
+
+#[test]
+fn optional_operands_are_tried_only_where_the_required_ones_leave_room() {
+    let pp = At::new(56, 3);
+    assert_eq!(asm3("TST R1"), Ok(word(&[(RD, 1), (pp, 7)], TST.base)));
+    assert_eq!(asm3("TST R1, P2"), Ok(word(&[(RD, 1), (pp, 2)], TST.base)));
+    // A last optional operand that does not read its token: that token is blamed,
+    // also when more follow.
+    assert_eq!(
+        message3("TST R1, GT"),
+        "`TST` operand 2 (pp): expected a Pred, found GT"
+    );
+    assert_eq!(
+        message3("TST R1, GT, R3"),
+        "`TST` operand 2 (pp): expected a Pred, found GT"
+    );
+    // In the middle, with no room, it is not tried: the predicate is `rb`'s.
+    assert_eq!(asm3("MID R1, R2"), Ok(word(&[(RD, 1), (RB, 2)], MID.base)));
+    assert_eq!(
+        message3("MID R1, P2"),
+        "`MID` operand 3 (rb): expected a Reg, found P2"
+    );
+    assert_eq!(
+        asm3("MID R1, P2, R3"),
+        Ok(word(&[(RD, 1), (pp, 2), (RB, 3)], MID.base))
+    );
+    // Neither the optional operand nor the next reads the token.
+    assert_eq!(
+        message3("LDC R1, c[0x0][0x0], GT, R[4:5]"),
+        "`LDC` operand 3 or 4 (pp or rp): expected a Pred or a Reg, found GT"
+    );
+    // As many tokens as operands, one left over: the optional one skipped is blamed.
+    assert_eq!(
+        message3("LDC R1, c[0x0][0x0], R[4:5], P1"),
+        "`LDC` operand 3 (pp): expected a Pred, found R[4:5]"
+    );
+}
+
+#[test]
+fn the_error_furthest_along_wins_and_an_operand_error_beats_a_modifier_error() {
+    // `PAIR_A` fails at operand 1, `PAIR_B` at operand 2: operand 2's error.
+    assert_eq!(
+        message3("PAIR 0x10, 0x10"),
+        "`PAIR` operand 2 (b): immediate 0x10 does not fit UImm4 (0x0..=0xf)"
+    );
+    // Both fail at operand 1: the first form's error.
+    assert_eq!(
+        message3("PAIR 0x100, 0x1"),
+        "`PAIR` operand 1 (a): immediate 0x100 does not fit UImm4 (0x0..=0xf)"
+    );
+    // `PAIR_N` does not know `.M`; `PAIR_M` does and fails at its first operand, which
+    // says more.
+    assert_eq!(
+        message3("PAIRM.M 0x1"),
+        "`PAIRM.M` operand 1 (rd): expected a Reg, found 0x1"
+    );
+}
+
+#[test]
+fn values_and_registers_at_the_ends_of_their_ranges() {
+    let b = |v: u128| Ok(word(&[(OPC, 4), (RB, v)], base(4)));
+    assert_eq!(
+        asm_at("BRA -0x1e0", 0x10),
+        b(0x80),
+        "the first reachable target"
+    );
+    assert_eq!(asm_at("BRA 0x21c", 0x10), b(0x7f), "the last");
+    assert!(asm_at("BRA -0x1e4", 0x10).is_err());
+    let a = |code: u128, v: u128| Ok(word(&[(RD, 1), (ADDR, v)], code));
+    assert_eq!(asm2("MOVA R1, 0x0"), a(6, 0));
+    assert_eq!(asm2("MOVS R1, -0x200"), a(7, 0x80));
+    assert_eq!(asm2("MOVS R1, 0x1fc"), a(7, 0x7f));
+    let i = |v: u128| Ok(word(&[(OPC, 2), (RD, 1), (RA, 2), (RB, v)], base(2)));
+    assert_eq!(asm("ADD R1, R2, -0x80"), i(0x80));
+    assert_eq!(asm("ADD R1, R2, 0x7f"), i(0x7f));
+    assert!(asm("ADD R1, R2, -0x81").is_err());
+    let s = |v: u128| Ok(word(&[(RD, 1), (RA, 2), (ADDR, v)], 11));
+    assert_eq!(asm2("LDS R1, UR[UR2-0x80]"), s(0x80));
+    assert_eq!(asm2("LDS R1, UR[UR2+0x7f]"), s(0x7f));
+    let m = |off: u128| Ok(word(&[(RD, 1), (MEM, 1 << 8 | off), (RA, 2)], 9));
+    assert_eq!(asm2("LDU R1, c[0x1][R2-0x80]"), m(0x80));
+    assert_eq!(asm2("LDU R1, c[0x1][R2+0x7f]"), m(0x7f));
+}
+
+#[test]
+fn hints_name_only_what_is_wrong() {
+    // Existing registers of another file, and names that only start like a
+    // register, get no hint.
+    assert_eq!(
+        message("ADD R1, R2, P0"),
+        "`ADD` operand 3 (rb or imm): expected a Reg or a SImm8, found P0"
+    );
+    assert_eq!(
+        message("ADD R1, R2, Rx"),
+        "`ADD` operand 3 (rb or imm): expected a Reg or a SImm8, found Rx"
+    );
+    // Values that the name starts, at most four.
+    assert_eq!(
+        message3("ORD R1, G"),
+        "`ORD` operand 2 (order): expected an Order, found G (did you mean `GE`, `GT`, \
+         `GEU` or `GTU`?)"
+    );
+    assert_eq!(
+        message3("ORD R1, GTX"),
+        "`ORD` operand 2 (order): expected an Order, found GTX (did you mean `GT`, `GTU` \
+         or `GX`?)"
+    );
+}
