@@ -1299,3 +1299,84 @@ fn hints_name_only_what_is_wrong() {
          or `GX`?)"
     );
 }
+
+const Q_LONG: OpcodeSpec = form(
+    "Q",
+    23,
+    &[],
+    &[
+        reg(RD, "rd", &[]),
+        imm(RA, "a", 8, true, ImmAddr::No),
+        reg(RB, "rb", &[]),
+    ],
+);
+const Q_SHORT: OpcodeSpec = form("Q", 24, &[], &[reg(RD, "rd", &[]), nibble(RA, "a")]);
+const W_NIBBLE: OpcodeSpec = form("W", 25, &[], &[nibble(RA, "a"), reg(RD, "rd", &[])]);
+const W_BYTES: OpcodeSpec = form(
+    "W",
+    26,
+    &[],
+    &[
+        imm(RA, "a", 8, true, ImmAddr::No),
+        imm(RB, "b", 8, true, ImmAddr::No),
+    ],
+);
+const V_THREE: OpcodeSpec = form(
+    "V",
+    27,
+    &[],
+    &[reg(RD, "rd", &[]), nibble(RA, "a"), reg(RB, "rb", &[])],
+);
+const V_TWO: OpcodeSpec = form(
+    "V",
+    28,
+    &[],
+    &[reg(RD, "rd", &[]), imm(RA, "a", 8, true, ImmAddr::No)],
+);
+
+fn ranked(line: &str) -> String {
+    let l = lex(line).unwrap();
+    let cands: &[&OpcodeSpec] = match l.parts[0].0 {
+        "Q" => &[&Q_LONG, &Q_SHORT],
+        "W" => &[&W_NIBBLE, &W_BYTES],
+        _ => &[&V_THREE, &V_TWO],
+    };
+    let e = assemble(&l, 1, cands, 0, &|_| None).unwrap_err();
+    e.display(line).to_string()
+}
+
+/// How far a form got counts before where its error is; a form that read every
+/// token, one value wrong, beats one that ran out of tokens or had tokens left.
+#[test]
+fn reach_counts_before_the_place_of_the_error() {
+    // `Q_SHORT` read both tokens (one value wrong); `Q_LONG` ran out at operand 3.
+    assert_eq!(
+        ranked("Q R1, 0x10"),
+        "`Q` operand 2 (a): immediate 0x10 does not fit UImm4 (0x0..=0xf)"
+    );
+    // `W_NIBBLE` read both (its first value wrong); `W_BYTES` stopped at operand 2.
+    assert_eq!(
+        ranked("W 0x10, R2"),
+        "`W` operand 1 (a): immediate 0x10 does not fit UImm4 (0x0..=0xf)"
+    );
+    // After a wrong value the walk goes on at the next token: `V_THREE` reads `R3`,
+    // and beats `V_TWO`, which has a token left over.
+    assert_eq!(
+        ranked("V R1, 0x10, R3"),
+        "`V` operand 2 (a): immediate 0x10 does not fit UImm4 (0x0..=0xf)"
+    );
+}
+
+#[test]
+fn unknown_mnemonics_say_what_is_near() {
+    let near = AsmError::new(0, 3, AsmErrorKind::UnknownMnemonic(["ADD", "ADDX", ""]));
+    assert_eq!(
+        near.display("ADB R1").to_string(),
+        "unknown mnemonic `ADB` (did you mean `ADD` or `ADDX`?)"
+    );
+    let none = AsmError::new(0, 5, AsmErrorKind::UnknownMnemonic(["", "", ""]));
+    assert_eq!(
+        none.display("QQQQQ R1").to_string(),
+        "unknown mnemonic `QQQQQ`"
+    );
+}
