@@ -90,14 +90,7 @@ struct Cx<'m> {
     stats: std::cell::Cell<ExampleStats>,
 }
 
-/// How the spec's `__Examples` lines fared: every line either assembles or has a warning.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct ExampleStats {
-    /// Lines the assembler accepts.
-    pub assembled: usize,
-    /// Lines reported by a located warning saying why they do not assemble.
-    pub warned: usize,
-}
+pub use crate::ExampleStats;
 
 /// A `.word` of a mnemonic (the head has no dot), by byte offsets in its line.
 #[derive(Debug, Clone)]
