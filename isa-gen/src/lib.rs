@@ -6,8 +6,9 @@
 //! 2. [`model`]: names are resolved, inheritance flattened, every field classified and
 //!    everything validated into a [`model::Model`];
 //! 3. [`asm`]: the interpreting assembler and printer over the model;
-//! 4. [`lint`]: located warnings for inconsistencies that do not stop generation (it
-//!    assembles the spec's `__Examples`, so it comes after [`asm`]);
+//! 4. `lint` (feature `lints`, on by default): located warnings for inconsistencies
+//!    that do not stop generation (it assembles the spec's `__Examples`, so it comes
+//!    after [`asm`]);
 //! 5. [`codegen`]: the model becomes Rust source (tokens built with quote, laid out by
 //!    `codegen::render`).
 //!
@@ -64,7 +65,7 @@ pub struct Checked {
 }
 
 /// How the spec's `__Examples` lines fared: every line either assembles or has a warning
-/// ([`lint`], feature `lints`; zero without it).
+/// (the `lint` module, feature `lints`; zero without it).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct ExampleStats {
     /// Lines the assembler accepts.

@@ -146,11 +146,20 @@ fn ty(s: &mut String, r: &TypeRow) {
 }
 
 fn name(s: &mut String, n: &Name) {
-    // The head without its trailing zeros, as a byte string: `Name::new` pads it.
-    let len = n.head.iter().rposition(|&b| b != 0).map_or(0, |i| i + 1);
-    let _ = write!(s, "t::Name::new(b\"{}\", ", n.head[..len].escape_ascii());
+    // The whole head as a byte-string literal (`\0` for the padding): a literal costs
+    // the compiler nothing to evaluate, where a `const fn` call per name made a large
+    // spec's static run into rustc's limit on one constant evaluation.
+    s.push_str("t::Name { head: *b\"");
+    for &b in &n.head {
+        if b == 0 {
+            s.push_str("\\0");
+        } else {
+            let _ = write!(s, "{}", [b].escape_ascii());
+        }
+    }
+    s.push_str("\", str: ");
     str(s, n.str);
-    s.push(')');
+    s.push_str(" }");
 }
 
 fn operand(s: &mut String, r: &OperandRow) {
@@ -241,7 +250,7 @@ fn sub(s: &mut String, r: &SubRow) {
 
 fn op(s: &mut String, o: &Op) {
     match *o {
-        // `i128::MIN` has no literal: written as one below its negation.
+        // `i128::MIN` has no literal (its magnitude overflows `i128`): its path.
         Op::Int(i128::MIN) => s.push_str("e::Op::Int(i128::MIN)"),
         Op::Int(v) => {
             let _ = write!(s, "e::Op::Int({v})");

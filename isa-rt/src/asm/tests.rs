@@ -1384,3 +1384,32 @@ fn unknown_mnemonics_say_what_is_near() {
         "unknown mnemonic `QQQQQ`"
     );
 }
+
+const MOV_2: OpcodeSpec = form("MOV", 29, &[], &[reg(RD, "rd", &[]), reg(RA, "ra", &[])]);
+const MOV_3: OpcodeSpec = OpcodeSpec {
+    base: 30 | 7 << 56,
+    req_after: &[1, 0, 0],
+    ..form(
+        "MOV",
+        30,
+        &[],
+        &[reg(RD, "rd", &[]), reg(RA, "ra", &[]), OPT_P],
+    )
+};
+
+/// Of two forms that both read a line, the first in the spec's order wins, whichever
+/// pass finds it.
+#[test]
+fn the_first_form_that_matches_wins() {
+    let l = lex("MOV R1, R2").unwrap();
+    let both: &[&OpcodeSpec] = &[&MOV_2, &MOV_3];
+    assert_eq!(
+        assemble(&l, 1, both, 0, &|_| None),
+        Ok(word(&[(RD, 1), (RA, 2)], 29))
+    );
+    let reversed: &[&OpcodeSpec] = &[&MOV_3, &MOV_2];
+    assert_eq!(
+        assemble(&l, 1, reversed, 0, &|_| None),
+        Ok(word(&[(RD, 1), (RA, 2)], MOV_3.base))
+    );
+}
