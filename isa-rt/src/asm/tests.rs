@@ -248,20 +248,7 @@ const LDC: OpcodeSpec = OpcodeSpec {
             expected: "a constant-memory operand c[bank][offset]",
             optional: false,
         },
-        OperandSpec {
-            kind: Kind::Reg {
-                name: PRED,
-                prefix: "P",
-                lo: 0,
-                hi: 6,
-                count: count_n::<1>,
-            },
-            at: At::new(56, 3),
-            subs: &[],
-            label: "pp",
-            expected: "a Pred",
-            optional: true,
-        },
+        OPT_P,
         OperandSpec {
             kind: Kind::Reg {
                 name: REG,
