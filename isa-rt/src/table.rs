@@ -98,7 +98,7 @@ pub struct Name {
 
 impl Name {
     /// The name whose text is `str` and whose first bytes are `head` (at most [`PAD`]
-    /// of them are kept): how a generated crate writes its names.
+    /// of them are kept).
     pub const fn new(head: &[u8], str: Str) -> Name {
         let mut out = [0; PAD];
         let mut k = 0;
@@ -112,12 +112,8 @@ impl Name {
     /// The name whose text is `s`, a range of `text` (the head holds the bytes of the
     /// range that are in `text`).
     pub fn of(text: &str, s: Str) -> Name {
-        let mut head = [0; PAD];
-        let at = (s.at as usize).min(text.len());
-        let bytes = text.as_bytes().get(at..).unwrap_or(&[]);
-        let n = (s.len as usize).min(PAD).min(bytes.len());
-        head[..n].copy_from_slice(&bytes[..n]);
-        Name { head, str: s }
+        let bytes = text.as_bytes().get(s.at as usize..).unwrap_or(&[]);
+        Name::new(&bytes[..(s.len as usize).min(bytes.len())], s)
     }
 }
 
