@@ -1400,3 +1400,51 @@ fn the_first_form_that_matches_wins() {
         Ok(word(&[(RD, 1), (RA, 2)], MOV_3.base))
     );
 }
+
+const X_SKIP: OpcodeSpec = OpcodeSpec {
+    base: 31 | 7 << 56,
+    req_after: &[1, 1, 0],
+    ..form(
+        "X",
+        31,
+        &[],
+        &[reg(RD, "rd", &[]), OPT_P, reg(RB, "rb", &[])],
+    )
+};
+const X_ENUM: OpcodeSpec = form(
+    "X",
+    32,
+    &[],
+    &[
+        reg(RD, "rd", &[]),
+        OperandSpec {
+            kind: Kind::Enum {
+                name: CMP,
+                type_name: "Cmp",
+                values: &["EQ", "LT", "GT"],
+            },
+            at: RA,
+            subs: &[],
+            label: "cmp",
+            expected: "a Cmp",
+            optional: false,
+        },
+        imm(RB, "rc", 8, true, ImmAddr::No),
+    ],
+);
+
+/// Two failures that tie in rank merge what they expected only when they are at the
+/// same place, for the same operands: here they are at different tokens.
+#[test]
+fn failures_at_different_places_do_not_merge() {
+    // `X_SKIP` leaves `pp` out at `GT` and fails at operand 3 on it; `X_ENUM` reads
+    // `GT` and fails at operand 3 on `R3`. Equal reach, equal rank: the first form's
+    // error, alone.
+    let line = "X R1, GT, R3";
+    let l = lex(line).unwrap();
+    let e = assemble(&l, 1, &[&X_SKIP, &X_ENUM], 0, &|_| None).unwrap_err();
+    assert_eq!(
+        e.display(line).to_string(),
+        "`X` operand 2 or 3 (pp or rb): expected a Pred or a Reg, found GT"
+    );
+}
