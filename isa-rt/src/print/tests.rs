@@ -837,38 +837,49 @@ fn tables_without_their_plans_print_as_an_error() {
     assert_eq!(out, "X");
 }
 
+/// Prints word `word` of a one-opcode table over `text` and the dense names `names`:
+/// its mnemonic `mnemonic`, then `piece` (field 0 is bit 0).
+fn print_one(
+    text: &str,
+    names: &[Name],
+    mnemonic: Str,
+    piece: Piece,
+    word: u128,
+) -> Result<String, fmt::Error> {
+    let t = Tables {
+        text,
+        opcodes: &[OpcodeRow {
+            mnemonic,
+            fields: Run { at: 0, len: 1 },
+            guard: None,
+            mods: Run::default(),
+            operands: Run::default(),
+            optional: false,
+        }],
+        fields: &[field(0, 1, 0, None)],
+        types: &[],
+        names,
+        named: &[],
+        operands: &[],
+        subs: &[],
+        indices: &[],
+        exprs: &[],
+        plans: &[Run { at: 0, len: 2 }],
+        pieces: &[Piece::Text(mnemonic), piece],
+    };
+    let mut out = String::new();
+    write_asm(&t, 0, word, 0, &D, &mut out).map(|()| out)
+}
+
 #[test]
 fn text_that_is_not_ascii_prints_checked() {
     // `Ω` (two bytes) names code 1; the text at 1 splits it.
     let text = alloc::format!("XΩ{PADDING}");
-    let one = |mnemonic: Str, piece: Piece| {
-        let t = Tables {
-            text: &text,
-            opcodes: &[OpcodeRow {
-                mnemonic,
-                fields: Run { at: 0, len: 1 },
-                guard: None,
-                mods: Run::default(),
-                operands: Run::default(),
-                optional: false,
-            }],
-            fields: &[field(0, 1, 0, None)],
-            types: &[],
-            names: &[
-                Name::of(&text, Str { at: 0, len: 1 }),
-                Name::of(&text, Str { at: 1, len: 2 }),
-            ],
-            named: &[],
-            operands: &[],
-            subs: &[],
-            indices: &[],
-            exprs: &[],
-            plans: &[Run { at: 0, len: 2 }],
-            pieces: &[Piece::Text(mnemonic), piece],
-        };
-        let mut out = String::new();
-        write_asm(&t, 0, 1, 0, &D, &mut out).map(|()| out)
-    };
+    let names = [
+        Name::of(&text, Str { at: 0, len: 1 }),
+        Name::of(&text, Str { at: 1, len: 2 }),
+    ];
+    let one = |mnemonic: Str, piece: Piece| print_one(&text, &names, mnemonic, piece, 1);
     let name = Piece::Name {
         at: at(0, 1),
         field: 0,
@@ -907,37 +918,12 @@ fn names_print_from_their_head_up_to_16_bytes_and_from_the_text_past_it() {
     // reaches the names' text at 16.
     let text = alloc::format!("XYYYYYYYYYYYYYYYABCDEFGHIJKLMNOPQΩ{PADDING}");
     let print = |name: Name| {
-        let names = [name];
-        let t = Tables {
-            text: &text,
-            opcodes: &[OpcodeRow {
-                mnemonic: Str { at: 0, len: 1 },
-                fields: Run { at: 0, len: 1 },
-                guard: None,
-                mods: Run::default(),
-                operands: Run::default(),
-                optional: false,
-            }],
-            fields: &[field(0, 1, 0, None)],
-            types: &[],
-            names: &names,
-            named: &[],
-            operands: &[],
-            subs: &[],
-            indices: &[],
-            exprs: &[],
-            plans: &[Run { at: 0, len: 2 }],
-            pieces: &[
-                Piece::Text(Str { at: 0, len: 1 }),
-                Piece::Name {
-                    at: at(0, 1),
-                    field: 0,
-                    names: Run { at: 0, len: 1 },
-                },
-            ],
+        let piece = Piece::Name {
+            at: at(0, 1),
+            field: 0,
+            names: Run { at: 0, len: 1 },
         };
-        let mut out = String::new();
-        write_asm(&t, 0, 0, 0, &D, &mut out).map(|()| out)
+        print_one(&text, &[name], Str { at: 0, len: 1 }, piece, 0)
     };
     let s = |at, len| Str { at, len };
     // Up to 16 bytes: the head, whatever the text says (a row's own contract).
