@@ -91,6 +91,31 @@ const fn imm(at: At, label: &'static str, width: u8, signed: bool, addr: ImmAddr
     }
 }
 
+/// An enumeration operand at `RA`.
+const fn enumeration(
+    name: Names<'static>,
+    type_name: &'static str,
+    values: &'static [&'static str],
+    label: &'static str,
+    expected: &'static str,
+) -> OperandSpec {
+    OperandSpec {
+        kind: Kind::Enum {
+            name,
+            type_name,
+            values,
+        },
+        at: RA,
+        subs: &[],
+        label,
+        expected,
+        optional: false,
+    }
+}
+
+/// `cmp`, a `Cmp` at `RA`.
+const CMP_OPERAND: OperandSpec = enumeration(CMP, "Cmp", &["EQ", "LT", "GT"], "cmp", "a Cmp");
+
 const GUARD_SPEC: GuardSpec = GuardSpec {
     at: GUARD,
     name: PRED,
@@ -181,21 +206,7 @@ const SET: OpcodeSpec = OpcodeSpec {
         values_text: "`.U32`, `.S32`",
     }],
     guard: None,
-    operands: &[
-        reg(RD, "rd", &[]),
-        OperandSpec {
-            kind: Kind::Enum {
-                name: CMP,
-                type_name: "Cmp",
-                values: &["EQ", "LT", "GT"],
-            },
-            at: RA,
-            subs: &[],
-            label: "cmp",
-            expected: "a Cmp",
-            optional: false,
-        },
-    ],
+    operands: &[reg(RD, "rd", &[]), CMP_OPERAND],
     req_after: &[1, 0],
     check: |w| {
         if RD.read(w) == 0 {
@@ -1077,18 +1088,13 @@ const ORD: OpcodeSpec = form(
     &[],
     &[
         reg(RD, "rd", &[]),
-        OperandSpec {
-            kind: Kind::Enum {
-                name: ORDER,
-                type_name: "Order",
-                values: &["GE", "GT", "GEU", "GTU", "GX"],
-            },
-            at: RA,
-            subs: &[],
-            label: "order",
-            expected: "an Order",
-            optional: false,
-        },
+        enumeration(
+            ORDER,
+            "Order",
+            &["GE", "GT", "GEU", "GTU", "GX"],
+            "order",
+            "an Order",
+        ),
     ],
 );
 /// Two forms of `PAIR`, each with an immediate too wide in one place: the error the
@@ -1401,15 +1407,10 @@ fn the_first_form_that_matches_wins() {
     );
 }
 
+/// `MID`'s operands, as a form of `X`.
 const X_SKIP: OpcodeSpec = OpcodeSpec {
-    base: 31 | 7 << 56,
-    req_after: &[1, 1, 0],
-    ..form(
-        "X",
-        31,
-        &[],
-        &[reg(RD, "rd", &[]), OPT_P, reg(RB, "rb", &[])],
-    )
+    mnemonic: "X",
+    ..MID
 };
 const X_ENUM: OpcodeSpec = form(
     "X",
@@ -1417,18 +1418,7 @@ const X_ENUM: OpcodeSpec = form(
     &[],
     &[
         reg(RD, "rd", &[]),
-        OperandSpec {
-            kind: Kind::Enum {
-                name: CMP,
-                type_name: "Cmp",
-                values: &["EQ", "LT", "GT"],
-            },
-            at: RA,
-            subs: &[],
-            label: "cmp",
-            expected: "a Cmp",
-            optional: false,
-        },
+        CMP_OPERAND,
         imm(RB, "rc", 8, true, ImmAddr::No),
     ],
 );
