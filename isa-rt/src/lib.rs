@@ -5,6 +5,11 @@
 //! calls it by path (`::isa_rt::…`), as prost-generated code calls `prost`, so a
 //! spec's names never collide with it.
 //!
+//! - [`info`]: the static metadata of opcodes (fields, operands, flow, address and
+//!   register operands), the schema of a generated crate's `OpcodeInfo`;
+//! - [`backend`]: what compiler backends ask of an instruction, from that metadata
+//!   and its word: control flow, address operands, register operands, a register
+//!   rewrite;
 //! - [`lex`]: one line of assembly into guard, mnemonic parts and operand tokens;
 //! - `asm` (feature `asm`): the assembler's matcher, a lexed line against the forms of
 //!   its mnemonic (the opcodes described by static tables), and its errors;
@@ -32,7 +37,9 @@ extern crate alloc;
 
 #[cfg(feature = "asm")]
 pub mod asm;
+pub mod backend;
 pub mod expr;
+pub mod info;
 pub mod lex;
 pub mod num;
 pub mod print;

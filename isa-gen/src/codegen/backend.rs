@@ -1,8 +1,10 @@
 //! What compiler backends need, generated per spec: the register files as one
 //! `RegFile` enum with `RegRef` conversions, and each opcode's flow, address operands,
-//! condition fields and register operands as static tables. The code that uses the
-//! tables is spec-independent and emitted verbatim (`backend_runtime.rs`, and
-//! `buffer_runtime.rs` for the code buffer, `listing_runtime.rs` for its listing).
+//! condition fields and register operands as static tables. The code that reads the
+//! tables is `isa_rt::backend`'s; `backend_runtime.rs` holds the crate's one-line
+//! wrappers over it. The code buffer (`buffer_runtime.rs`), its virtual registers
+//! (`vreg_runtime.rs`) and its listing (`listing_runtime.rs`) are still emitted
+//! verbatim.
 
 use proc_macro2::TokenStream;
 use quote::quote;

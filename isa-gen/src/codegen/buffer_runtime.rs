@@ -679,7 +679,7 @@ impl CodeBuffer {
                 }
                 // The operand holds code 0 until the relocation is applied.
                 let f = &info.fields[a.field as usize];
-                if let Ok(i) = Instruction::decode(with_field(insn.encode(), f, 0)) {
+                if let Ok(i) = Instruction::decode(f.set(insn.encode(), 0)) {
                     insn = i;
                 }
                 self.relocs.push(Reloc {

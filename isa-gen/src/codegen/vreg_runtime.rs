@@ -715,7 +715,7 @@ impl CodeBuffer {
         copies.sort_unstable();
         let mut return_points: alloc::vec::Vec<u32> = alloc::vec::Vec::new();
         for (i, insn) in self.insts.iter().enumerate() {
-            let k = insn.opcode().info().target.or_else(|| insn.direct_target());
+            let k = insn.target_operand();
             if insn.flow() == Flow::Call && target_of(i, k).is_some() && i + 1 < n {
                 return_points.push(i as u32 + 1);
             }
@@ -804,10 +804,10 @@ impl CodeBuffer {
             let mut divergent = guarded;
             match flow {
                 Flow::Branch => targets.extend(
-                    target_of(i, info.target.or_else(|| insn.direct_target())).map(|t| t as u32),
+                    target_of(i, insn.target_operand()).map(|t| t as u32),
                 ),
                 Flow::Call => targets.extend(
-                    target_of(i, info.target.or_else(|| insn.direct_target())).map(|t| t as u32),
+                    target_of(i, insn.target_operand()).map(|t| t as u32),
                 ),
                 Flow::IndirectBranch => {
                     divergent = true;

@@ -13,50 +13,9 @@
 use super::interp::Decoded;
 use super::{ListRef, Model, Opcode, OperandKind, TypeId, TypeKind, WordId};
 
-/// How an instruction uses a register operand.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Access {
-    Read,
-    Write,
-    /// Read and written (the same register: a tied operand).
-    ReadWrite,
-    /// Written only when the guard predicate holds (a guarded instruction).
-    CondWrite,
-    /// Read, and written only when the guard predicate holds.
-    ReadCondWrite,
-}
-
-impl Access {
-    pub fn reads(self) -> bool {
-        matches!(
-            self,
-            Access::Read | Access::ReadWrite | Access::ReadCondWrite
-        )
-    }
-
-    pub fn writes(self) -> bool {
-        !matches!(self, Access::Read)
-    }
-
-    /// The access of an instance whose guard may be false: writes become conditional.
-    pub fn guarded(self) -> Access {
-        match self {
-            Access::Write => Access::CondWrite,
-            Access::ReadWrite => Access::ReadCondWrite,
-            other => other,
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Access::Read => "read",
-            Access::Write => "write",
-            Access::ReadWrite => "read-write",
-            Access::CondWrite => "conditional write",
-            Access::ReadCondWrite => "read, conditional write",
-        }
-    }
-}
+/// How an instruction uses a register operand: the run-time crate's
+/// [`isa_rt::info::Access`], which the generated metadata states.
+pub use isa_rt::info::Access;
 
 /// Where a register operand's register comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -313,7 +313,7 @@ fn resolve_flow(model: &Model, op: &Opcode, a: &mut Annotation, diags: &mut Diag
                     format!("target `{}` of `{}` is declared `immediate`", op.fields[f].name, op.name),
                     diags,
                 );
-            } else if !a.kind.needs_target() {
+            } else if !a.kind.has_target() {
                 report(
                     header,
                     span,
@@ -327,7 +327,7 @@ fn resolve_flow(model: &Model, op: &Opcode, a: &mut Annotation, diags: &mut Diag
                 flow.target = Some(f);
             }
         }
-        None if a.kind.needs_target() => match addresses.as_slice() {
+        None if a.kind.has_target() => match addresses.as_slice() {
             [one] => flow.target = Some(*one),
             _ => report(
                 header,

@@ -10,94 +10,9 @@
 use super::interp::Decoded;
 use super::{AsmFormat, Model, Opcode, Span};
 
-/// What an instruction does to the program counter, for every instance of an opcode.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-pub enum FlowKind {
-    /// Falls through to the next instruction.
-    #[default]
-    Next,
-    /// Goes to the address its target operand names (when its conditions hold).
-    Branch,
-    /// Goes to an address computed at run time (a register, a jump table).
-    IndirectBranch,
-    /// Calls the address its target operand names; execution resumes after it.
-    Call,
-    /// Calls an address computed at run time.
-    IndirectCall,
-    /// Returns to an address computed at run time.
-    Return,
-    /// Ends the lanes that execute it.
-    Exit,
-    /// Declares the convergence point its target operand names (`BSSY`); falls through.
-    Converge,
-    /// Waits at a convergence barrier until the lanes it names arrive (`BSYNC`,
-    /// `WARPSYNC`); then falls through.
-    Barrier,
-    /// May switch to other lanes before falling through (`YIELD`, `NANOSLEEP`).
-    Yield,
-    /// Raises a trap or system call; falls through when it returns.
-    Trap,
-    /// Returns from a trap handler.
-    TrapReturn,
-}
-
-impl FlowKind {
-    /// Every kind, in declaration order.
-    pub const ALL: [FlowKind; 12] = [
-        FlowKind::Next,
-        FlowKind::Branch,
-        FlowKind::IndirectBranch,
-        FlowKind::Call,
-        FlowKind::IndirectCall,
-        FlowKind::Return,
-        FlowKind::Exit,
-        FlowKind::Converge,
-        FlowKind::Barrier,
-        FlowKind::Yield,
-        FlowKind::Trap,
-        FlowKind::TrapReturn,
-    ];
-
-    /// The name `__DefFlow` takes (`indirect-branch`).
-    pub fn name(self) -> &'static str {
-        match self {
-            FlowKind::Next => "next",
-            FlowKind::Branch => "branch",
-            FlowKind::IndirectBranch => "indirect-branch",
-            FlowKind::Call => "call",
-            FlowKind::IndirectCall => "indirect-call",
-            FlowKind::Return => "return",
-            FlowKind::Exit => "exit",
-            FlowKind::Converge => "converge",
-            FlowKind::Barrier => "barrier",
-            FlowKind::Yield => "yield",
-            FlowKind::Trap => "trap",
-            FlowKind::TrapReturn => "trap-return",
-        }
-    }
-
-    pub fn from_name(name: &str) -> Option<FlowKind> {
-        FlowKind::ALL.into_iter().find(|k| k.name() == name)
-    }
-
-    /// Whether the kind goes to its target operand (so the opcode needs one).
-    pub fn needs_target(self) -> bool {
-        matches!(self, FlowKind::Branch | FlowKind::Call | FlowKind::Converge)
-    }
-
-    /// Whether execution can go on at the next instruction when the conditions hold:
-    /// false for branches, returns and exits, which end a basic block.
-    pub fn falls_through(self) -> bool {
-        !matches!(
-            self,
-            FlowKind::Branch
-                | FlowKind::IndirectBranch
-                | FlowKind::Return
-                | FlowKind::Exit
-                | FlowKind::TrapReturn
-        )
-    }
-}
+/// What an instruction does to the program counter, for every instance of an opcode:
+/// the run-time crate's [`isa_rt::info::Flow`], which the generated metadata states.
+pub use isa_rt::info::Flow as FlowKind;
 
 /// How a `CvtIShift` operand is read, for every instance of its opcode.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

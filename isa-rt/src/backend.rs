@@ -1,0 +1,326 @@
+//! What compiler backends ask of an instruction beyond its encoding: its control flow,
+//! its address operands, its register operands and their access, and a rewrite of its
+//! registers. Every function reads an opcode's [`OpcodeInfo`] and the instruction's
+//! 128-bit word, so one piece of code serves every opcode of every spec; a generated
+//! crate's `Instruction` methods (`flow`, `reg_operands`, `map_regs`, …) call them with
+//! its own tables. A change is made by patching the word; the caller decodes it again.
+
+use crate::info::{Access, Flow, OpcodeInfo, RegOperandInfo};
+
+/// A register of a spec (a generated crate's `RegRef`): what the register operands
+/// of [`reg_operands`] and the rewrite of [`map_regs`] need of it.
+pub trait Register: Copy + Eq + core::fmt::Debug + core::hash::Hash + 'static {
+    /// The spec's register files (a generated crate's `RegFile`).
+    type File: Copy + Eq + core::fmt::Debug + core::hash::Hash + 'static;
+
+    /// Its register file.
+    fn file(self) -> Self::File;
+
+    /// Its code (its encoding).
+    fn code(self) -> u64;
+
+    /// The register of `file` with code `code`, or `None` for an undefined code.
+    fn from_code(file: Self::File, code: u64) -> Option<Self>;
+
+    /// Whether it is a named constant register of its file (`RZ`, `PT`): it holds no
+    /// state, reads give a constant and writes are dropped.
+    fn is_constant(self) -> bool;
+
+    /// The register `n` places after this one, or `None` past the numbered range or
+    /// for a constant register.
+    fn offset(self, n: u8) -> Option<Self>;
+}
+
+/// A register operand of an instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct RegOperand<R: Register> {
+    /// The operand's static metadata.
+    pub info: &'static RegOperandInfo<R::File>,
+    /// Its (first) register. Named constant registers are included: see
+    /// [`Register::is_constant`].
+    pub reg: R,
+    /// How many consecutive registers it covers in this instance.
+    pub count: u8,
+    /// The access in this instance: a write under a guard that may be false (not the
+    /// always-true register, or negated) is conditional.
+    pub access: Access,
+}
+
+impl<R: Register> RegOperand<R> {
+    /// Every register the operand covers, first to last: a constant register (`RZ`,
+    /// `PT`) covers only itself, and a range stops at the end of the numbered
+    /// registers. Liveness skips the constant ones ([`Register::is_constant`]): they
+    /// hold no value.
+    pub fn regs(&self) -> impl Iterator<Item = R> {
+        let first = self.reg;
+        let constant = first.is_constant();
+        let count = if constant { 1 } else { self.count };
+        (0..count).filter_map(move |k| {
+            if constant {
+                Some(first)
+            } else {
+                first.offset(k)
+            }
+        })
+    }
+}
+
+/// Why an address operand cannot name a target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TargetError {
+    /// The instruction has no such address operand.
+    NoAddress,
+    /// The target is not a multiple of this many bytes from what the field counts from.
+    Misaligned(u64),
+    /// The target does not fit the field.
+    OutOfRange,
+}
+
+impl core::error::Error for TargetError {}
+
+impl core::fmt::Display for TargetError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            TargetError::NoAddress => f.write_str("the instruction has no such address operand"),
+            TargetError::Misaligned(a) => {
+                write!(f, "the target is not a multiple of {a:#x} bytes away")
+            }
+            TargetError::OutOfRange => f.write_str("the target does not fit the operand"),
+        }
+    }
+}
+
+/// Why registers cannot be rewritten.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RegError {
+    /// A register of another file was given for this operand.
+    WrongFile(&'static str),
+    /// An operand word's fixed registers were changed.
+    Fixed(&'static str),
+    /// The operand covers several registers and the given first one leaves too few
+    /// numbered registers after it (`R254` for a 64-bit pair would run into `RZ`).
+    Range(&'static str),
+    /// The new registers make a word the spec does not define (the register field's
+    /// type leaves that code undefined).
+    Undefined(&'static str),
+}
+
+impl core::error::Error for RegError {}
+
+impl core::fmt::Display for RegError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            RegError::WrongFile(o) => write!(f, "operand `{o}` takes a register of another file"),
+            RegError::Fixed(o) => write!(f, "operand `{o}` stands for fixed registers"),
+            RegError::Range(o) => {
+                write!(
+                    f,
+                    "operand `{o}` covers several registers: the first leaves too few after it"
+                )
+            }
+            RegError::Undefined(o) => {
+                write!(
+                    f,
+                    "operand `{o}`: the new register makes an undefined instruction word"
+                )
+            }
+        }
+    }
+}
+
+/// What the instruction `word` of opcode `info` does to the program counter: its
+/// opcode's flow, except that an indirect branch, call or return through registers
+/// that read 0 (`CALL.REL RZ, 0x100`) is a direct branch or call to its address
+/// operand (a return to a fixed address is a branch).
+pub fn flow<F>(info: &OpcodeInfo<F>, word: u128) -> Flow {
+    match (info.flow, direct_target(info, word)) {
+        (Flow::IndirectCall, Some(_)) => Flow::Call,
+        (Flow::IndirectBranch | Flow::Return, Some(_)) => Flow::Branch,
+        (flow, _) => flow,
+    }
+}
+
+/// The address operand an indirect flow goes to when every register it adds to it
+/// reads 0 (index into [`OpcodeInfo::addresses`]).
+pub fn direct_target<F>(info: &OpcodeInfo<F>, word: u128) -> Option<u8> {
+    let (zeros, k) = info.direct?;
+    zeros
+        .iter()
+        .all(|&(f, _)| {
+            let code = info.fields[f as usize].get(word);
+            zeros.iter().any(|&(g, z)| g == f && z == code)
+        })
+        .then_some(k)
+}
+
+/// The address operand the flow of `word` goes to (its target, or the direct target
+/// of an indirect flow), as an index into [`OpcodeInfo::addresses`].
+pub fn target_operand<F>(info: &OpcodeInfo<F>, word: u128) -> Option<u8> {
+    info.target.or_else(|| direct_target(info, word))
+}
+
+/// Whether any of `fields` (indices into [`OpcodeInfo::fields`]) is not at its default.
+fn any_off_default<F>(info: &OpcodeInfo<F>, fields: &[u8], word: u128) -> bool {
+    fields.iter().any(|&k| {
+        let f = &info.fields[k as usize];
+        Some(f.get(word)) != f.default
+    })
+}
+
+/// Whether the guard predicate may be false: it is not the always-true register, or
+/// it is negated. Writes of a guarded instruction are conditional.
+pub fn is_guarded<F>(info: &OpcodeInfo<F>, word: u128) -> bool {
+    any_off_default(info, &info.conditions[..info.guard_fields as usize], word)
+}
+
+/// Whether the flow is conditional: the guard, or one of the fields the spec names as
+/// conditions (such as a second predicate or a `.DIV` modifier), is not at its
+/// default. A conditional branch also falls through.
+pub fn is_conditional<F>(info: &OpcodeInfo<F>, word: u128) -> bool {
+    any_off_default(info, info.conditions, word)
+}
+
+/// Whether address operand `k` is an absolute address in `word` (not one relative to
+/// the next instruction); `None` when there is no such operand.
+pub fn address_is_absolute<F>(info: &OpcodeInfo<F>, word: u128, k: usize) -> Option<bool> {
+    Some(info.addresses.get(k)?.is_absolute_in(word, info.fields))
+}
+
+/// The address that address operand `k` of `word`, at `addr`, names.
+pub fn address<F>(info: &OpcodeInfo<F>, word: u128, k: usize, addr: u64) -> Option<u64> {
+    let a = info.addresses.get(k)?;
+    let raw = info.fields[a.field as usize].get(word);
+    let v = if a.signed && a.width < 128 && (raw >> (a.width - 1)) & 1 == 1 {
+        (raw | (u128::MAX << a.width)) as i128
+    } else {
+        raw as i128
+    };
+    let offset = (v as u64).wrapping_shl(u32::from(a.shift));
+    Some(if a.is_absolute_in(word, info.fields) {
+        offset
+    } else {
+        addr.wrapping_add(16).wrapping_add(offset)
+    })
+}
+
+/// `word` with address operand `k` of the instruction at `addr` made to name
+/// `target`.
+pub fn relocate<F>(
+    info: &OpcodeInfo<F>,
+    word: u128,
+    addr: u64,
+    k: usize,
+    target: u64,
+) -> Result<u128, TargetError> {
+    let a = info.addresses.get(k).ok_or(TargetError::NoAddress)?;
+    let base = if a.is_absolute_in(word, info.fields) {
+        0
+    } else {
+        addr.wrapping_add(16)
+    };
+    let delta = target.wrapping_sub(base) as i64 as i128;
+    let align = 1i128 << a.shift;
+    if delta.rem_euclid(align) != 0 {
+        return Err(TargetError::Misaligned(align as u64));
+    }
+    let v = delta >> a.shift;
+    let w = u32::from(a.width);
+    let fits = if a.signed {
+        let lim = 1i128 << (w - 1);
+        -lim <= v && v < lim
+    } else {
+        v >= 0 && (w >= 127 || v < (1i128 << w))
+    };
+    if !fits {
+        return Err(TargetError::OutOfRange);
+    }
+    let code = (v as u128) & (u128::MAX >> (128 - w));
+    Ok(info.fields[a.field as usize].set(word, code))
+}
+
+/// Register operand `r` of `word` as the instance uses it; `bitwidth` gives the width
+/// of an operand whose count varies, by its name (`None` when the code is not a
+/// register of its file).
+fn reg_operand<R: Register>(
+    info: &OpcodeInfo<R::File>,
+    r: &'static RegOperandInfo<R::File>,
+    word: u128,
+    guarded: bool,
+    bitwidth: &impl Fn(&str) -> Option<u32>,
+) -> Option<RegOperand<R>> {
+    let (reg, count) = match r.field {
+        Some(k) => {
+            let code = info.fields[k as usize].get(word);
+            let count = if r.varies {
+                bitwidth(r.name).map_or(1, |b| b.div_ceil(32).clamp(1, 255) as u8)
+            } else {
+                r.max_count
+            };
+            (R::from_code(r.file, code as u64)?, count)
+        }
+        None => (R::from_code(r.file, u64::from(r.fixed_first))?, r.max_count),
+    };
+    Some(RegOperand {
+        info: r,
+        reg,
+        count,
+        access: if guarded {
+            r.access.guarded()
+        } else {
+            r.access
+        },
+    })
+}
+
+/// The register operands of `word` as the instance uses them: every register operand
+/// of the opcode, `Order` first, with its register, the number of registers it covers
+/// and its access (writes are conditional under a guard that may be false).
+/// `bitwidth` gives the width of an operand whose count varies, by its name (a
+/// generated crate's `Instruction::bitwidth`).
+pub fn reg_operands<R: Register>(
+    info: &'static OpcodeInfo<R::File>,
+    word: u128,
+    bitwidth: impl Fn(&str) -> Option<u32>,
+) -> impl Iterator<Item = RegOperand<R>> {
+    let guarded = is_guarded(info, word);
+    info.regs
+        .iter()
+        .filter_map(move |r| reg_operand(info, r, word, guarded, &bitwidth))
+}
+
+/// Rewrites the registers of `word`, as a register allocator does after assignment:
+/// `f` gets each register operand and returns the (first) register it should name.
+/// Operand words stand for fixed registers and must come back unchanged; a register
+/// of another file is an error. Returns the new word and the last operand changed
+/// (for [`RegError::Undefined`] when the caller finds the word does not decode).
+pub fn map_regs<R: Register>(
+    info: &'static OpcodeInfo<R::File>,
+    word: u128,
+    bitwidth: impl Fn(&str) -> Option<u32>,
+    mut f: impl FnMut(&RegOperand<R>) -> R,
+) -> Result<(u128, &'static str), RegError> {
+    let guarded = is_guarded(info, word);
+    let mut out = word;
+    let mut changed = "";
+    for r in info.regs {
+        let Some(op) = reg_operand::<R>(info, r, word, guarded, &bitwidth) else {
+            continue;
+        };
+        let new = f(&op);
+        if new == op.reg {
+            continue;
+        }
+        if new.file() != r.file {
+            return Err(RegError::WrongFile(r.name));
+        }
+        let Some(k) = r.field else {
+            return Err(RegError::Fixed(r.name));
+        };
+        if !new.is_constant() && op.count > 1 && new.offset(op.count - 1).is_none() {
+            return Err(RegError::Range(r.name));
+        }
+        changed = r.name;
+        out = info.fields[k as usize].set(out, u128::from(new.code()));
+    }
+    Ok((out, changed))
+}
