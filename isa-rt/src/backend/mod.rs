@@ -324,3 +324,6 @@ pub fn map_regs<R: Register>(
     }
     Ok((out, changed))
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,591 @@
+//! The backend's facts over a small hand-written instruction set: two register
+//! files, a guarded branch with a `.ABS` mode, an indirect call and return through a
+//! register that may read 0, and an instruction with register operands of every
+//! access (one whose count varies, an operand word of fixed registers).
+
+extern crate std;
+use std::string::ToString;
+use std::vec::Vec;
+
+use super::*;
+use crate::info::{AddressInfo, FieldInfo, FieldRole};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum File {
+    /// `R0`..`R254`, `RZ` = 255.
+    R,
+    /// `P0`..`P6`, `PT` = 7.
+    P,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Reg {
+    R(u8),
+    P(u8),
+}
+
+impl Register for Reg {
+    type File = File;
+
+    fn file(self) -> File {
+        match self {
+            Reg::R(_) => File::R,
+            Reg::P(_) => File::P,
+        }
+    }
+
+    fn code(self) -> u64 {
+        match self {
+            Reg::R(c) | Reg::P(c) => u64::from(c),
+        }
+    }
+
+    fn from_code(file: File, code: u64) -> Option<Reg> {
+        match file {
+            File::R => u8::try_from(code).ok().map(Reg::R),
+            // Code 8 and above are undefined.
+            File::P => (code < 8).then_some(Reg::P(code as u8)),
+        }
+    }
+
+    fn is_constant(self) -> bool {
+        matches!(self, Reg::R(255) | Reg::P(7))
+    }
+
+    fn offset(self, n: u8) -> Option<Reg> {
+        match self {
+            Reg::R(c) if c < 255 => c.checked_add(n).filter(|&x| x < 255).map(Reg::R),
+            Reg::P(c) if c < 7 => c.checked_add(n).filter(|&x| x < 7).map(Reg::P),
+            _ => None,
+        }
+    }
+}
+
+const fn field(name: &'static str, start: u32, width: u32, default: Option<u128>) -> FieldInfo {
+    FieldInfo::new(name, start, width, "T", FieldRole::Operand, default)
+}
+
+/// The guard `pg` (P, default `PT`) and its `.not` (default 0): fields 0 and 1 of
+/// every opcode.
+const PG: FieldInfo = field("pg", 12, 3, Some(7));
+const PG_NOT: FieldInfo = field("pg.not", 15, 1, Some(0));
+
+const fn info(
+    flow: Flow,
+    fields: &'static [FieldInfo],
+    conditions: &'static [u8],
+    addresses: &'static [AddressInfo],
+    target: Option<u8>,
+    direct: Option<(&'static [(u8, u128)], u8)>,
+    regs: &'static [RegOperandInfo<File>],
+) -> OpcodeInfo<File> {
+    OpcodeInfo {
+        name: "OP",
+        optype: "OP",
+        fixed_mask: 0xfff,
+        fixed_bits: 0,
+        field_mask: 0,
+        fields,
+        order: &[],
+        in_list: &[],
+        out_list: &[],
+        flow,
+        conditions,
+        guard_fields: 2,
+        addresses,
+        target,
+        direct,
+        regs,
+    }
+}
+
+/// `BRA`: a signed 24-bit offset in units of 4 bytes, absolute when `mode` (field 3)
+/// holds 1; a second predicate `cond` (field 4, default 0) is a condition too.
+static BRA: OpcodeInfo<File> = info(
+    Flow::Branch,
+    &[
+        PG,
+        PG_NOT,
+        field("off", 32, 24, None),
+        field("mode", 60, 1, Some(0)),
+        field("cond", 61, 2, Some(0)),
+    ],
+    &[0, 1, 4],
+    &[AddressInfo {
+        operand: "off",
+        field: 2,
+        shift: 2,
+        width: 24,
+        signed: true,
+        absolute: false,
+        absolute_when: Some((3, 1)),
+    }],
+    Some(0),
+    None,
+    &[],
+);
+
+/// An unsigned 16-bit absolute address operand at bit 64 (field 3).
+const ABS16: AddressInfo = AddressInfo {
+    operand: "addr",
+    field: 3,
+    shift: 0,
+    width: 16,
+    signed: false,
+    absolute: true,
+    absolute_when: None,
+};
+
+/// `CALL`: to `ra + addr`, where `ra` (field 2) reads 0 as `RZ`.
+static CALL: OpcodeInfo<File> = info(
+    Flow::IndirectCall,
+    &[
+        PG,
+        PG_NOT,
+        field("ra", 24, 8, None),
+        field("addr", 64, 16, None),
+    ],
+    &[0, 1],
+    &[ABS16],
+    None,
+    Some((&[(2, 255)], 0)),
+    &[],
+);
+
+/// `RET`: to `ra + addr`, as `CALL`.
+static RET: OpcodeInfo<File> = info(
+    Flow::Return,
+    &[
+        PG,
+        PG_NOT,
+        field("ra", 24, 8, None),
+        field("addr", 64, 16, None),
+    ],
+    &[0, 1],
+    &[ABS16],
+    None,
+    Some((&[(2, 255)], 0)),
+    &[],
+);
+
+const fn reg(
+    name: &'static str,
+    file: File,
+    access: Access,
+    field: Option<u8>,
+    fixed_first: u16,
+    max_count: u8,
+    varies: bool,
+) -> RegOperandInfo<File> {
+    RegOperandInfo {
+        name,
+        file,
+        access,
+        guard: false,
+        index: false,
+        field,
+        fixed_first,
+        max_count,
+        varies,
+    }
+}
+
+/// `ADD rd, ra, rb`: `rd` (field 2) written, `ra` (field 3) read and written, `rb`
+/// (field 4) read with a count the instance's bit width decides, `pq` (field 5, a
+/// predicate) written, and the word `UPR` for `P2`..`P4`, read.
+static ADD: OpcodeInfo<File> = info(
+    Flow::Next,
+    &[
+        PG,
+        PG_NOT,
+        field("rd", 16, 8, None),
+        field("ra", 24, 8, None),
+        field("rb", 32, 8, None),
+        field("pq", 40, 4, None),
+    ],
+    &[0, 1],
+    &[],
+    None,
+    None,
+    &[
+        reg("pg", File::P, Access::Read, Some(0), 0, 1, false),
+        reg("rd", File::R, Access::Write, Some(2), 0, 2, false),
+        reg("ra", File::R, Access::ReadWrite, Some(3), 0, 1, false),
+        reg("rb", File::R, Access::Read, Some(4), 0, 4, true),
+        reg("pq", File::P, Access::Write, Some(5), 0, 1, false),
+        reg("UPR", File::P, Access::Read, None, 2, 3, false),
+    ],
+);
+
+/// The word with each `(field, code)` of `info` set, the other fields at their
+/// defaults (or 0).
+fn word(info: &OpcodeInfo<File>, codes: &[(usize, u128)]) -> u128 {
+    let mut w = 0;
+    for f in info.fields {
+        w = f.set(w, f.default.unwrap_or(0));
+    }
+    for &(k, c) in codes {
+        w = info.fields[k].set(w, c);
+    }
+    w
+}
+
+#[test]
+fn fields_read_and_write_their_own_bits_only() {
+    let f = field("x", 8, 4, None);
+    let w = f.set(u128::MAX, 0b1010);
+    assert_eq!(f.get(w), 0b1010);
+    assert_eq!(w, !(0b0101u128 << 8));
+    // Bits of the code past the field's width are dropped.
+    assert_eq!(f.set(0, 0x1f), 0xf << 8);
+    let whole = field("w", 0, 128, None);
+    assert_eq!(whole.get(u128::MAX - 1), u128::MAX - 1);
+    assert_eq!(whole.set(5, 7), 7);
+    let top = field("t", 127, 1, None);
+    assert_eq!(top.set(0, 1), 1 << 127);
+    assert_eq!(top.get(1 << 127), 1);
+}
+
+#[test]
+fn flow_names_round_trip_and_classify() {
+    for f in Flow::ALL {
+        assert_eq!(Flow::from_name(f.name()), Some(f));
+    }
+    assert_eq!(Flow::from_name("jump"), None);
+    assert_eq!(Flow::default(), Flow::Next);
+    let ends: Vec<Flow> = Flow::ALL
+        .into_iter()
+        .filter(|f| !f.falls_through())
+        .collect();
+    assert_eq!(
+        ends.as_slice(),
+        [
+            Flow::Branch,
+            Flow::IndirectBranch,
+            Flow::Return,
+            Flow::Exit,
+            Flow::TrapReturn
+        ]
+    );
+    let targets: Vec<Flow> = Flow::ALL.into_iter().filter(|f| f.has_target()).collect();
+    assert_eq!(
+        targets.as_slice(),
+        [Flow::Branch, Flow::Call, Flow::Converge]
+    );
+}
+
+#[test]
+fn accesses_read_write_and_guard() {
+    use Access::*;
+    let all = [Read, Write, ReadWrite, CondWrite, ReadCondWrite];
+    let reads = all.map(Access::reads);
+    let writes = all.map(Access::writes);
+    let cond = all.map(Access::is_conditional);
+    assert_eq!(reads, [true, false, true, false, true]);
+    assert_eq!(writes, [false, true, true, true, true]);
+    assert_eq!(cond, [false, false, false, true, true]);
+    assert_eq!(
+        all.map(Access::guarded),
+        [Read, CondWrite, ReadCondWrite, CondWrite, ReadCondWrite]
+    );
+    let names = all.map(Access::name);
+    assert_eq!(
+        names,
+        [
+            "read",
+            "write",
+            "read-write",
+            "conditional write",
+            "read, conditional write"
+        ]
+    );
+}
+
+#[test]
+fn the_guard_and_the_conditions_make_a_branch_conditional() {
+    let plain = word(&BRA, &[]);
+    assert!(!is_guarded(&BRA, plain));
+    assert!(!is_conditional(&BRA, plain));
+    // A predicate other than `PT`, or `PT` negated.
+    for w in [word(&BRA, &[(0, 3)]), word(&BRA, &[(1, 1)])] {
+        assert!(is_guarded(&BRA, w));
+        assert!(is_conditional(&BRA, w));
+    }
+    // A condition that is not the guard's.
+    let cond = word(&BRA, &[(4, 2)]);
+    assert!(!is_guarded(&BRA, cond));
+    assert!(is_conditional(&BRA, cond));
+    // A field that is no condition.
+    let mode = word(&BRA, &[(3, 1)]);
+    assert!(!is_conditional(&BRA, mode));
+}
+
+#[test]
+fn indirect_flows_through_a_zero_register_are_direct() {
+    let rz = word(&CALL, &[(2, 255)]);
+    let r5 = word(&CALL, &[(2, 5)]);
+    assert_eq!(flow(&CALL, rz), Flow::Call);
+    assert_eq!(flow(&CALL, r5), Flow::IndirectCall);
+    assert_eq!(direct_target(&CALL, rz), Some(0));
+    assert_eq!(direct_target(&CALL, r5), None);
+    assert_eq!(target_operand(&CALL, rz), Some(0));
+    assert_eq!(target_operand(&CALL, r5), None);
+    assert_eq!(flow(&RET, word(&RET, &[(2, 255)])), Flow::Branch);
+    assert_eq!(flow(&RET, word(&RET, &[(2, 0)])), Flow::Return);
+    // A direct flow keeps its kind and its own target.
+    let b = word(&BRA, &[]);
+    assert_eq!(flow(&BRA, b), Flow::Branch);
+    assert_eq!(direct_target(&BRA, b), None);
+    assert_eq!(target_operand(&BRA, b), Some(0));
+    assert_eq!(flow(&ADD, word(&ADD, &[])), Flow::Next);
+    assert_eq!(target_operand(&ADD, 0), None);
+}
+
+#[test]
+fn addresses_are_relative_to_the_next_instruction_unless_absolute() {
+    let fwd = word(&BRA, &[(2, 3)]);
+    assert_eq!(address_is_absolute(&BRA, fwd, 0), Some(false));
+    assert_eq!(address(&BRA, fwd, 0, 0x100), Some(0x100 + 16 + 12));
+    // Signed: the top bit of the 24 extends.
+    let back = word(&BRA, &[(2, 0xff_fffe)]);
+    assert_eq!(address(&BRA, back, 0, 0x100), Some(0x100 + 16 - 8));
+    let abs = word(&BRA, &[(2, 3), (3, 1)]);
+    assert_eq!(address_is_absolute(&BRA, abs, 0), Some(true));
+    assert_eq!(address(&BRA, abs, 0, 0x100), Some(12));
+    // Unsigned: no sign.
+    let call = word(&CALL, &[(3, 0xfff0)]);
+    assert_eq!(address(&CALL, call, 0, 0x100), Some(0xfff0));
+    assert_eq!(address_is_absolute(&CALL, call, 0), Some(true));
+    // No such operand.
+    assert_eq!(address(&BRA, fwd, 1, 0), None);
+    assert_eq!(address_is_absolute(&BRA, fwd, 1), None);
+}
+
+#[test]
+fn relocation_names_the_target_or_says_why_not() {
+    let w = word(&BRA, &[(0, 2)]);
+    for (at, target) in [(0x100, 0x200), (0x200, 0x100), (0x100, 0x110), (0, 0)] {
+        let r = relocate(&BRA, w, at, 0, target).unwrap();
+        assert_eq!(
+            address(&BRA, r, 0, at),
+            Some(target),
+            "{at:#x} -> {target:#x}"
+        );
+        // Only the operand's field changed.
+        assert_eq!(r & !(0xff_ffff << 32), w & !(0xff_ffff << 32));
+    }
+    assert_eq!(
+        relocate(&BRA, w, 0x100, 0, 0x202),
+        Err(TargetError::Misaligned(4))
+    );
+    // The 24-bit signed field counts 4 bytes from the next instruction: it reaches
+    // -2^23 and 2^23 - 1 units.
+    let next = 0x1000_0000u64 + 16;
+    let lo = next - (1 << 25);
+    let hi = next + ((1 << 25) - 4);
+    assert!(relocate(&BRA, w, 0x1000_0000, 0, lo).is_ok());
+    assert!(relocate(&BRA, w, 0x1000_0000, 0, hi).is_ok());
+    assert_eq!(
+        relocate(&BRA, w, 0x1000_0000, 0, lo - 4),
+        Err(TargetError::OutOfRange)
+    );
+    assert_eq!(
+        relocate(&BRA, w, 0x1000_0000, 0, hi + 4),
+        Err(TargetError::OutOfRange)
+    );
+    // Absolute under `.ABS`.
+    let abs = word(&BRA, &[(3, 1)]);
+    let r = relocate(&BRA, abs, 0x5000, 0, 0x40).unwrap();
+    assert_eq!(BRA.fields[2].get(r), 0x10);
+    // An unsigned absolute field: 0..=0xffff.
+    let c = word(&CALL, &[]);
+    assert_eq!(
+        CALL.fields[3].get(relocate(&CALL, c, 0x10, 0, 0xffff).unwrap()),
+        0xffff
+    );
+    assert_eq!(
+        relocate(&CALL, c, 0x10, 0, 0x1_0000),
+        Err(TargetError::OutOfRange)
+    );
+    assert_eq!(
+        relocate(&CALL, c, 0x10, 0, u64::MAX),
+        Err(TargetError::OutOfRange)
+    );
+    assert_eq!(relocate(&BRA, w, 0, 1, 0), Err(TargetError::NoAddress));
+    assert_eq!(relocate(&ADD, 0, 0, 0, 0), Err(TargetError::NoAddress));
+}
+
+/// The register operands of `w` as `(name, reg, count, access)`, with `rb` 64 bits
+/// wide when `wide`.
+fn operands(w: u128, wide: bool) -> [(&'static str, Reg, u8, Access); 6] {
+    let bitwidth = |name: &str| (name == "rb").then_some(if wide { 64 } else { 32 });
+    let mut out = [("", Reg::R(0), 0, Access::Read); 6];
+    let mut n = 0;
+    for o in reg_operands::<Reg>(&ADD, w, bitwidth) {
+        out[n] = (o.info.name, o.reg, o.count, o.access);
+        n += 1;
+    }
+    assert_eq!(n, 6, "every operand of ADD");
+    out
+}
+
+#[test]
+fn register_operands_as_the_instance_uses_them() {
+    let w = word(&ADD, &[(2, 4), (3, 6), (4, 8), (5, 1)]);
+    assert_eq!(
+        operands(w, true),
+        [
+            ("pg", Reg::P(7), 1, Access::Read),
+            ("rd", Reg::R(4), 2, Access::Write),
+            ("ra", Reg::R(6), 1, Access::ReadWrite),
+            ("rb", Reg::R(8), 2, Access::Read),
+            ("pq", Reg::P(1), 1, Access::Write),
+            ("UPR", Reg::P(2), 3, Access::Read),
+        ]
+    );
+    // A 32-bit `rb` covers one register.
+    assert_eq!(operands(w, false)[3], ("rb", Reg::R(8), 1, Access::Read));
+    // Under a guard that may be false, every write is conditional.
+    let guarded = word(&ADD, &[(0, 2), (2, 4), (3, 6), (4, 8), (5, 1)]);
+    let accesses = operands(guarded, true).map(|o| o.3);
+    assert_eq!(
+        accesses,
+        [
+            Access::Read,
+            Access::CondWrite,
+            Access::ReadCondWrite,
+            Access::Read,
+            Access::CondWrite,
+            Access::Read
+        ]
+    );
+    // A code that is no register of its file leaves the operand out.
+    let bad = word(&ADD, &[(5, 9)]);
+    let names: Vec<&str> = reg_operands::<Reg>(&ADD, bad, |_| None)
+        .map(|o| o.info.name)
+        .collect();
+    assert_eq!(names.as_slice(), ["pg", "rd", "ra", "rb", "UPR"]);
+}
+
+#[test]
+fn an_operand_covers_its_registers_up_to_the_numbered_end() {
+    let info = &ADD.regs[1];
+    let op = |reg, count| RegOperand {
+        info,
+        reg,
+        count,
+        access: Access::Write,
+    };
+    let regs = |o: RegOperand<Reg>| {
+        let list: Vec<Reg> = o.regs().collect();
+        list
+    };
+    assert_eq!(regs(op(Reg::R(4), 2)).as_slice(), [Reg::R(4), Reg::R(5)]);
+    assert_eq!(
+        regs(op(Reg::R(253), 4)).as_slice(),
+        [Reg::R(253), Reg::R(254)]
+    );
+    assert_eq!(regs(op(Reg::R(255), 4)).as_slice(), [Reg::R(255)]);
+    assert_eq!(regs(op(Reg::R(9), 1)).as_slice(), [Reg::R(9)]);
+}
+
+#[test]
+fn map_regs_rewrites_register_fields_and_refuses_what_cannot_be() {
+    let w = word(&ADD, &[(2, 4), (3, 6), (4, 8), (5, 1)]);
+    let wide = |name: &str| (name == "rb").then_some(64);
+    // Nothing changes: the same word, no operand named.
+    assert_eq!(map_regs::<Reg>(&ADD, w, wide, |o| o.reg), Ok((w, "")));
+    // Every R operand moved by 10; the predicate and the word unchanged.
+    let moved = |o: &RegOperand<Reg>| match o.reg {
+        Reg::R(c) => Reg::R(c + 10),
+        p => p,
+    };
+    let (out, last) = map_regs::<Reg>(&ADD, w, wide, moved).unwrap();
+    assert_eq!(last, "rb");
+    assert_eq!(out, word(&ADD, &[(2, 14), (3, 16), (4, 18), (5, 1)]));
+    // A register of the other file.
+    let other = |o: &RegOperand<Reg>| {
+        if o.info.name == "ra" {
+            Reg::P(1)
+        } else {
+            o.reg
+        }
+    };
+    assert_eq!(
+        map_regs::<Reg>(&ADD, w, wide, other),
+        Err(RegError::WrongFile("ra"))
+    );
+    // The operand word's fixed registers.
+    let fixed = |o: &RegOperand<Reg>| {
+        if o.info.name == "UPR" {
+            Reg::P(3)
+        } else {
+            o.reg
+        }
+    };
+    assert_eq!(
+        map_regs::<Reg>(&ADD, w, wide, fixed),
+        Err(RegError::Fixed("UPR"))
+    );
+    // A 64-bit `rb` at `R254` would run into `RZ`; `RZ` itself is fine, and so is
+    // `R254` when `rb` is 32 bits wide.
+    let to = |r| {
+        move |o: &RegOperand<Reg>| {
+            if o.info.name == "rb" {
+                Reg::R(r)
+            } else {
+                o.reg
+            }
+        }
+    };
+    assert_eq!(
+        map_regs::<Reg>(&ADD, w, wide, to(254)),
+        Err(RegError::Range("rb"))
+    );
+    assert_eq!(
+        map_regs::<Reg>(&ADD, w, wide, to(253)).map(|r| ADD.fields[4].get(r.0)),
+        Ok(253)
+    );
+    assert_eq!(
+        map_regs::<Reg>(&ADD, w, wide, to(255)).map(|r| ADD.fields[4].get(r.0)),
+        Ok(255)
+    );
+    let narrow = |name: &str| (name == "rb").then_some(32);
+    assert_eq!(
+        map_regs::<Reg>(&ADD, w, narrow, to(254)).map(|r| ADD.fields[4].get(r.0)),
+        Ok(254)
+    );
+}
+
+#[test]
+fn errors_say_which_operand() {
+    assert_eq!(
+        RegError::WrongFile("ra").to_string(),
+        "operand `ra` takes a register of another file"
+    );
+    assert_eq!(
+        RegError::Fixed("UPR").to_string(),
+        "operand `UPR` stands for fixed registers"
+    );
+    assert_eq!(
+        RegError::Range("rb").to_string(),
+        "operand `rb` covers several registers: the first leaves too few after it"
+    );
+    assert_eq!(
+        RegError::Undefined("rd").to_string(),
+        "operand `rd`: the new register makes an undefined instruction word"
+    );
+    assert_eq!(
+        TargetError::Misaligned(16).to_string(),
+        "the target is not a multiple of 0x10 bytes away"
+    );
+    assert_eq!(
+        TargetError::NoAddress.to_string(),
+        "the instruction has no such address operand"
+    );
+    assert_eq!(
+        TargetError::OutOfRange.to_string(),
+        "the target does not fit the operand"
+    );
+    assert_eq!(Flow::IndirectBranch.to_string(), "indirect-branch");
+}
