@@ -65,7 +65,8 @@ impl FieldInfo {
     /// `word` with the field set to the low bits of `code`.
     pub const fn set(&self, word: u128, code: u128) -> u128 {
         let mask = (u128::MAX >> (128 - self.width)) << self.start;
-        (word & !mask) | ((code << self.start) & mask)
+        // The bits where the word and the code differ, flipped.
+        word ^ ((word ^ (code << self.start)) & mask)
     }
 }
 

@@ -141,7 +141,8 @@ impl Model {
         let op = &self.opcodes[d.opcode];
         let (shift, mode) = op.address(field)?;
         let f = &op.fields[field];
-        let offset = (self.signed_value(f, d.values[field]) as u64).wrapping_shl(shift);
+        let (width, signed) = self.offset_type(f);
+        let offset = isa_rt::backend::offset_of(d.values[field], shift, width, signed);
         match mode.at(&d.values) {
             Address::Relative => Some(addr.wrapping_add(INST_SIZE).wrapping_add(offset)),
             Address::Absolute => Some(offset),
@@ -174,28 +175,22 @@ impl Model {
             Address::Absolute => 0,
             Address::Number | Address::Select { .. } => return Err(TargetError::NoTarget),
         };
-        let delta = target.wrapping_sub(base) as i64 as i128;
-        let align = 1i128 << shift;
-        if delta.rem_euclid(align) != 0 {
-            return Err(TargetError::Misaligned {
-                align: align as u64,
-            });
-        }
-        let v = delta >> shift;
         let f = &op.fields[field];
+        let (width, signed) = self.offset_type(f);
+        let w = width.min(f.width);
+        isa_rt::backend::offset_code(base, target, shift, w, signed).map_err(|e| match e {
+            isa_rt::backend::TargetError::Misaligned(align) => TargetError::Misaligned { align },
+            _ => TargetError::OutOfRange,
+        })
+    }
+
+    /// How an address operand's field reads as a number: its type's width and sign.
+    fn offset_type(&self, f: &super::Field) -> (u32, bool) {
         let t = self.ty(f.ty);
-        let w = t.width.min(f.width);
-        let fits = match t.kind {
-            super::TypeKind::Immediate { signed: true } => {
-                let lim = 1i128 << (w - 1);
-                (-lim..lim).contains(&v)
-            }
-            _ => v >= 0 && (w >= 127 || v < (1i128 << w)),
-        };
-        if !fits {
-            return Err(TargetError::OutOfRange);
-        }
-        Ok((v as u128) & super::mask(0, w))
+        (
+            t.width,
+            matches!(t.kind, super::TypeKind::Immediate { signed: true }),
+        )
     }
 
     /// Whether an instance's flow is conditional: its guard or one of its condition

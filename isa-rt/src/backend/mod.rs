@@ -190,17 +190,65 @@ pub fn address_is_absolute<F>(info: &OpcodeInfo<F>, word: u128, k: usize) -> Opt
 pub fn address<F>(info: &OpcodeInfo<F>, word: u128, k: usize, addr: u64) -> Option<u64> {
     let a = info.addresses.get(k)?;
     let raw = info.fields[a.field as usize].get(word);
-    let v = if a.signed && a.width < 128 && (raw >> (a.width - 1)) & 1 == 1 {
-        (raw | (u128::MAX << a.width)) as i128
-    } else {
-        raw as i128
-    };
-    let offset = (v as u64).wrapping_shl(u32::from(a.shift));
+    let offset = offset_of(raw, a.shift.into(), a.width.into(), a.signed);
     Some(if a.is_absolute_in(word, info.fields) {
         offset
     } else {
         addr.wrapping_add(16).wrapping_add(offset)
     })
+}
+
+/// The offset in bytes that an address operand's `code` stands for: the code, of
+/// `width` bits (two's complement when `signed`), in units of `1 << shift` bytes,
+/// modulo 2^64.
+pub fn offset_of(code: u128, shift: u32, width: u32, signed: bool) -> u64 {
+    let negative = signed && width < 128 && width > 0 && (code >> (width - 1)) & 1 == 1;
+    let v = if negative {
+        code | (u128::MAX << width)
+    } else {
+        code
+    };
+    (v as u64).wrapping_shl(shift)
+}
+
+/// The code of an address operand of `width` bits (two's complement when `signed`),
+/// in units of `1 << shift` bytes, that names `target` counting from `base` (the next
+/// instruction's address, or 0 for an absolute address), or why there is none. The
+/// distance is taken modulo 2^64, as a signed number.
+pub fn offset_code(
+    base: u64,
+    target: u64,
+    shift: u32,
+    width: u32,
+    signed: bool,
+) -> Result<u128, TargetError> {
+    let delta = target.wrapping_sub(base) as i64 as i128;
+    // A unit of 2^127 bytes or more: only a distance of 0 is a multiple of it.
+    let Some(align) = 1i128.checked_shl(shift).filter(|&a| a > 0) else {
+        return if delta == 0 {
+            Ok(0)
+        } else {
+            Err(TargetError::Misaligned(u64::MAX))
+        };
+    };
+    if delta.rem_euclid(align) != 0 {
+        return Err(TargetError::Misaligned(
+            u64::try_from(align).unwrap_or(u64::MAX),
+        ));
+    }
+    let v = delta >> shift;
+    // The field's range (a field of 126 bits or more holds any `i64` distance).
+    let w = width.clamp(1, 126);
+    let (lo, hi) = if signed {
+        (-(1i128 << (w - 1)), (1i128 << (w - 1)) - 1)
+    } else {
+        (0, (1i128 << w) - 1)
+    };
+    if v < lo || v > hi {
+        return Err(TargetError::OutOfRange);
+    }
+    // A negative offset's two's complement, in the field's width.
+    Ok((v as u128) & (u128::MAX >> (128 - width.clamp(1, 128))))
 }
 
 /// `word` with address operand `k` of the instruction at `addr` made to name
@@ -218,23 +266,7 @@ pub fn relocate<F>(
     } else {
         addr.wrapping_add(16)
     };
-    let delta = target.wrapping_sub(base) as i64 as i128;
-    let align = 1i128 << a.shift;
-    if delta.rem_euclid(align) != 0 {
-        return Err(TargetError::Misaligned(align as u64));
-    }
-    let v = delta >> a.shift;
-    let w = u32::from(a.width);
-    let fits = if a.signed {
-        let lim = 1i128 << (w - 1);
-        -lim <= v && v < lim
-    } else {
-        v >= 0 && (w >= 127 || v < (1i128 << w))
-    };
-    if !fits {
-        return Err(TargetError::OutOfRange);
-    }
-    let code = (v as u128) & (u128::MAX >> (128 - w));
+    let code = offset_code(base, target, a.shift.into(), a.width.into(), a.signed)?;
     Ok(info.fields[a.field as usize].set(word, code))
 }
 

@@ -14,7 +14,7 @@ use crate::info::{AddressInfo, FieldInfo, FieldRole};
 enum File {
     /// `R0`..`R254`, `RZ` = 255.
     R,
-    /// `P0`..`P6`, `PT` = 7.
+    /// `P0`..`P5`, the named `P6` (not constant, not numbered), `PT` = 7.
     P,
 }
 
@@ -55,7 +55,7 @@ impl Register for Reg {
     fn offset(self, n: u8) -> Option<Reg> {
         match self {
             Reg::R(c) if c < 255 => c.checked_add(n).filter(|&x| x < 255).map(Reg::R),
-            Reg::P(c) if c < 7 => c.checked_add(n).filter(|&x| x < 7).map(Reg::P),
+            Reg::P(c) if c < 6 => c.checked_add(n).filter(|&x| x < 6).map(Reg::P),
             _ => None,
         }
     }
@@ -468,6 +468,72 @@ fn register_operands_as_the_instance_uses_them() {
 }
 
 #[test]
+fn operand_infos_say_fixed_and_tied() {
+    let fixed: Vec<bool> = ADD.regs.iter().map(|r| r.is_fixed()).collect();
+    let tied: Vec<bool> = ADD.regs.iter().map(|r| r.is_tied()).collect();
+    assert_eq!(fixed, [false, false, false, false, false, true]);
+    assert_eq!(tied, [false, false, true, false, false, false]);
+}
+
+#[test]
+fn offsets_read_and_encode_at_every_width() {
+    // Signed 8 bits in units of 4 bytes.
+    assert_eq!(offset_of(0x7f, 2, 8, true), 0x1fc);
+    assert_eq!(offset_of(0x80, 2, 8, true), (-0x200i64) as u64);
+    assert_eq!(offset_of(0x80, 2, 8, false), 0x200);
+    assert_eq!(offset_code(0x100, 0x100 + 0x1fc, 2, 8, true), Ok(0x7f));
+    assert_eq!(
+        offset_code(0x100, 0x100u64.wrapping_sub(0x200), 2, 8, true),
+        Ok(0x80)
+    );
+    assert_eq!(
+        offset_code(0x100, 0x100 + 0x200, 2, 8, true),
+        Err(TargetError::OutOfRange)
+    );
+    assert_eq!(
+        offset_code(0x100, 0x100u64.wrapping_sub(0x204), 2, 8, true),
+        Err(TargetError::OutOfRange)
+    );
+    assert_eq!(
+        offset_code(0x100, 0x0ff, 0, 8, false),
+        Err(TargetError::OutOfRange)
+    );
+    assert_eq!(offset_code(0, 0x3fc, 2, 8, false), Ok(0xff));
+    assert_eq!(
+        offset_code(0, 0x400, 2, 8, false),
+        Err(TargetError::OutOfRange)
+    );
+    // A field of 128 bits: any distance, sign-extended from bit 127.
+    assert_eq!(offset_of(u128::MAX, 0, 128, true), u64::MAX);
+    assert_eq!(offset_of(u128::MAX, 4, 128, true), u64::MAX << 4);
+    assert_eq!(offset_code(16, 0, 0, 128, true), Ok(u128::MAX - 15));
+    assert_eq!(
+        offset_code(0, u64::MAX, 0, 128, false),
+        Err(TargetError::OutOfRange)
+    );
+    assert_eq!(
+        offset_code(0, i64::MAX as u64, 0, 127, false),
+        Ok(i64::MAX as u128)
+    );
+    assert_eq!(offset_code(0, 1 << 62, 0, 64, true), Ok(1 << 62));
+    // Units past 2^126 bytes: only the distance 0.
+    assert_eq!(offset_code(0x40, 0x40, 127, 8, true), Ok(0));
+    assert_eq!(
+        offset_code(0x40, 0x80, 127, 8, true),
+        Err(TargetError::Misaligned(u64::MAX))
+    );
+    assert_eq!(
+        offset_code(0, 1 << 20, 64, 8, true),
+        Err(TargetError::Misaligned(u64::MAX))
+    );
+    assert_eq!(offset_code(0, 0x80, 4, 8, true), Ok(8));
+    assert_eq!(
+        offset_code(0, 0x88, 4, 8, true),
+        Err(TargetError::Misaligned(16))
+    );
+}
+
+#[test]
 fn an_operand_covers_its_registers_up_to_the_numbered_end() {
     let info = &ADD.regs[1];
     let op = |reg, count| RegOperand {
@@ -549,6 +615,18 @@ fn map_regs_rewrites_register_fields_and_refuses_what_cannot_be() {
     assert_eq!(
         map_regs::<Reg>(&ADD, w, wide, to(255)).map(|r| ADD.fields[4].get(r.0)),
         Ok(255)
+    );
+    // A named register that is not numbered, for an operand of one register.
+    let p6 = |o: &RegOperand<Reg>| {
+        if o.info.name == "pq" {
+            Reg::P(6)
+        } else {
+            o.reg
+        }
+    };
+    assert_eq!(
+        map_regs::<Reg>(&ADD, w, wide, p6).map(|r| ADD.fields[5].get(r.0)),
+        Ok(6)
     );
     let narrow = |name: &str| (name == "rb").then_some(32);
     assert_eq!(
