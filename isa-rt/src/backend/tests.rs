@@ -503,6 +503,8 @@ fn offsets_read_and_encode_at_every_width() {
         offset_code(0, 0x400, 2, 8, false),
         Err(TargetError::OutOfRange)
     );
+    // A field of no bits reads as its code.
+    assert_eq!(offset_of(5, 0, 0, true), 5);
     // A field of 128 bits: any distance, sign-extended from bit 127.
     assert_eq!(offset_of(u128::MAX, 0, 128, true), u64::MAX);
     assert_eq!(offset_of(u128::MAX, 4, 128, true), u64::MAX << 4);
