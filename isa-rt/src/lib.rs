@@ -10,6 +10,7 @@
 //! - [`backend`]: what compiler backends ask of an instruction, from that metadata
 //!   and its word: control flow, address operands, register operands, a register
 //!   rewrite;
+//! - [`decode`]: the decoder's tests of a word against an opcode's tables;
 //! - [`lex`]: one line of assembly into guard, mnemonic parts and operand tokens;
 //! - `asm` (feature `asm`): the assembler's matcher, a lexed line against the forms of
 //!   its mnemonic (the opcodes described by static tables), and its errors;
@@ -38,6 +39,7 @@ extern crate alloc;
 #[cfg(feature = "asm")]
 pub mod asm;
 pub mod backend;
+pub mod decode;
 pub mod expr;
 pub mod info;
 pub mod lex;

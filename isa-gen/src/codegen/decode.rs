@@ -1,5 +1,5 @@
-//! The decoder's tables, generated per spec; the code that reads them is
-//! spec-independent and emitted verbatim (`decode_runtime.rs`).
+//! The decoder's tables, generated per spec, and the typed layer over them
+//! (`Decoded`); the code that reads the tables is `isa_rt::decode`.
 //!
 //! `decode_opcode` finds the only opcode a word can be: a table indexed by the fixed
 //! bits when they are at most 16 (gathered from however many runs they lie in), else a
@@ -19,8 +19,6 @@ use quote::quote;
 
 use super::{lit, lit_hex, Gen};
 use crate::model::{Field, Model, Type, TypeKind};
-
-const RUNTIME: &str = include_str!("decode_runtime.rs");
 
 /// Widest span the fast path checks.
 const SPAN_WIDTH: u32 = 16;
@@ -82,7 +80,7 @@ type Ranges = Vec<(u128, u128)>;
 /// A field with undefined codes, and its defined ones.
 type Holey<'m> = (&'m Field, Ranges);
 
-/// One span of the fast test (see `SpanColumn` in `decode_runtime.rs`).
+/// One span of the fast test (see `isa_rt::decode::SpanColumn`).
 #[derive(Clone, Copy)]
 struct Span {
     lo: u64,
@@ -124,18 +122,25 @@ impl Span {
             .sum()
     }
 
-    /// Whether the fast path accepts `source` (as `decode_runtime.rs` tests it).
+    /// Whether the fast path accepts `source` (its test, `isa_rt::decode::span_accepts`).
     #[cfg(test)]
     fn accepts(self, source: u64, narrow: bool) -> bool {
-        let d = (source << self.shift).wrapping_sub(self.lo);
-        let at = if narrow { d >> 58 } else { d >> self.dshift };
-        d <= self.limit && (self.miss_column(narrow) >> (at & 63)) & 1 == 0
+        let shape = isa_rt::decode::Shape {
+            fixed_in_key: false,
+            window: 0,
+            halves: false,
+            miss: true,
+            miss_narrow: narrow,
+        };
+        let (shift, dshift) = (self.shift as u8, self.dshift as u8);
+        let miss = self.miss_column(narrow);
+        isa_rt::decode::span_accepts(source, shift, self.lo, self.limit, miss, dshift, shape)
     }
 }
 
 /// `(lo, len, miss)` of a span of `width` bits whose defined codes are `defined`
 /// (`defined[code]`), when they lie within 64 neighbouring codes or form one range,
-/// counted round from the largest code to 0 (see `FastSpan` in `decode_runtime.rs`).
+/// counted round from the largest code to 0 (see `isa_rt::decode::SpanColumn`).
 fn span_codes(defined: &[bool], width: u32) -> Option<(u32, u32, u64)> {
     let size = 1usize << width;
     let codes: Vec<usize> = (0..size).filter(|&c| defined[c]).collect();
@@ -415,16 +420,11 @@ impl Gen<'_> {
                         const fn decode_opcode(word: u128) -> usize {
                             #lo
                             #hi
-                            DECODE.table[ #( #parts )|* ] as usize
+                            DECODE.dispatch[ #( #parts )|* ] as usize
                         }
                     },
-                    quote! {
-                        /// An entry of the dispatch table.
-                        type DecodeSlot = #ty;
-                        /// Entries of the dispatch table.
-                        const TABLE_LEN: usize = #size;
-                    },
-                    quote! { #( #entries ),* },
+                    quote! { [#ty; #size] },
+                    quote! { [ #( #entries ),* ] },
                 )
             }
             None => {
@@ -439,13 +439,8 @@ impl Gen<'_> {
                             #tree
                         }
                     },
-                    quote! {
-                        /// An entry of the dispatch table (there is none).
-                        type DecodeSlot = u8;
-                        /// Entries of the dispatch table (there is none).
-                        const TABLE_LEN: usize = 0;
-                    },
-                    quote! {},
+                    quote! { () },
+                    quote! { () },
                 )
             }
         };
@@ -468,7 +463,7 @@ impl Gen<'_> {
                     quote! { (#a, #b) }
                 });
                 exact_fields.push(quote! {
-                    ExactField { name: #name, start: #start, width: #width, valid: &[ #( #rs ),* ] }
+                    ::isa_rt::decode::ExactField { name: #name, start: #start, width: #width, valid: &[ #( #rs ),* ] }
                 });
             }
             let fields = fast_spans(holey, source);
@@ -477,7 +472,7 @@ impl Gen<'_> {
             let fixed_bits = lit_hex(op.fixed_bits, "u128");
             let covered = lit_hex(op.covered, "u128");
             exact.push(quote! {
-                ExactCheck {
+                ::isa_rt::decode::ExactCheck {
                     fixed_mask: #fixed_mask,
                     fixed_bits: #fixed_bits,
                     covered: #covered,
@@ -561,7 +556,7 @@ impl Gen<'_> {
             let (lo, limit, miss) = (words(&|s| s.lo), words(&|s| s.limit), words(&miss));
             let (shift, dshift, half) = (bytes(&|s| s.shift), bytes(&|s| s.dshift), bytes(&|s| s.half));
             quote! {
-                SpanColumn { lo: #lo, limit: #limit, miss: #miss, shift: #shift, dshift: #dshift, half: #half }
+                ::isa_rt::decode::SpanColumn { lo: #lo, limit: #limit, miss: #miss, shift: #shift, dshift: #dshift, half: #half }
             }
         });
         let (window, halves) = match source {
@@ -573,26 +568,18 @@ impl Gen<'_> {
         let nl = lit(n as u128, "usize");
         let slots_l = lit(slots as u128, "usize");
         let fast_len_l = lit(fast_len as u128, "usize");
-        let runtime = super::backend::verbatim(RUNTIME, "decode_runtime.rs");
+        let typed = self.decoded();
         quote! {
-            #runtime
+            #typed
             #decode_opcode
-            #table
-            /// Spans of fields with undefined codes the fast test of one opcode checks.
-            const FAST_SPANS: usize = #slots_l;
-            /// Entries of the fast tests: the opcodes + 1, to a power of two.
-            const FAST_LEN: usize = #fast_len_l;
-            /// Whether `decode_opcode` has seen every fixed bit (see `DecodeTables`).
-            const FIXED_IN_KEY: bool = #fixed_in_key;
-            /// The first bit of the 64 the spans are read from (unless `SPAN_HALVES`).
-            const SPAN_WINDOW: u32 = #window;
-            /// Whether spans are read from the half of the word they lie in (no window of
-            /// 64 bits holds every field the fast path checks).
-            const SPAN_HALVES: bool = #halves;
-            /// Whether a span's defined codes have gaps (see `SpanColumn`).
-            const SPAN_MISS: bool = #span_miss;
-            /// Whether every span whose defined codes have gaps is at most 6 bits wide.
-            const SPAN_MISS_NARROW: bool = #span_miss_narrow;
+            /// How the fast test reads this spec's words.
+            const DECODE_SHAPE: ::isa_rt::decode::Shape = ::isa_rt::decode::Shape {
+                fixed_in_key: #fixed_in_key,
+                window: #window,
+                halves: #halves,
+                miss: #span_miss,
+                miss_narrow: #span_miss_narrow,
+            };
             /// Opcodes of the spec.
             const OPCODES: usize = #nl;
             /// The opcode of a `decode_opcode` result the fast or the exact test accepted
@@ -604,19 +591,169 @@ impl Gen<'_> {
                 // SAFETY: `Opcode` is `#[repr(#repr)]` with the implicit discriminants 0
                 // to `OPCODES - 1`, and `op - 1` is one of them: the exact path reads
                 // `DECODE_EXACT[op - 1]` first, and the fast test refuses every word for
-                // the other entries (checked when compiling, `FAST_REFUSALS`).
+                // the other entries (asserted below, when compiling).
                 unsafe { core::mem::transmute::<#repr, Opcode>((op - 1) as #repr) }
             }
-            static DECODE: DecodeTables = DecodeTables {
+            /// The fast tests: the opcodes' entries (from 1), padded to a power of two.
+            static DECODE: ::isa_rt::decode::FastTables<#fast_len_l, #slots_l, #table> = ::isa_rt::decode::FastTables {
                 mask_lo: #mask_lo,
                 mask_hi: #mask_hi,
                 bits_lo: #bits_lo,
                 bits_hi: #bits_hi,
                 spans: [ #( #span_columns ),* ],
-                table: [ #table_entries ],
+                dispatch: #table_entries,
             };
+            const _: () = assert!(
+                DECODE.refuses_outside(DECODE_SHAPE, OPCODES),
+                "an entry of the fast tables accepts a word"
+            );
             /// The exact test of every opcode.
-            static DECODE_EXACT: [ExactCheck; #nl] = [ #( #exact ),* ];
+            static DECODE_EXACT: [::isa_rt::decode::ExactCheck; #nl] = [ #( #exact ),* ];
+        }
+    }
+
+    /// `Decoded`, the validated word, and the decoder's entry points over the tables:
+    /// the typed layer of `isa_rt::decode`.
+    fn decoded(&self) -> TokenStream {
+        quote! {
+            /// An instruction word that decodes, and its opcode: what [`Decoded::decode`]
+            /// returns without building the typed instruction. It is a validated word:
+            /// every field holds a defined code and every bit outside the opcode's fields
+            /// is zero, so it encodes back to the word it came from. The typed views
+            /// ([`Decoded::instruction`], and `from_decoded` of each opcode struct) read
+            /// their fields from it.
+            #[derive(Clone, Copy, PartialEq, Eq, Hash)]
+            #[repr(C, packed)]
+            pub struct Decoded {
+                lo: u64,
+                hi: u64,
+                opcode: Opcode,
+            }
+
+            impl Decoded {
+                /// Decodes a word exactly, as [`Instruction::decode`] does (the same words
+                /// are accepted, with the same errors), without building the typed
+                /// instruction: a table lookup and a mask test for most words.
+                #[inline]
+                pub const fn decode(word: u128) -> Result<Decoded, DecodeError> {
+                    let op = decode_opcode(word);
+                    if DECODE.accepts(DECODE_SHAPE, word, op) {
+                        Ok(Decoded { lo: word as u64, hi: (word >> 64) as u64, opcode: opcode_of(op) })
+                    } else {
+                        decode_exact(word)
+                    }
+                }
+
+                /// Decodes `words` into `out`, position by position (as far as the shorter
+                /// of the two goes): `Some` for a word that decodes, `None` for one that
+                /// does not (its error is what [`Decoded::decode`] returns for it). Returns
+                /// the number of `None`s.
+                pub fn decode_batch(words: &[u128], out: &mut [Option<Decoded>]) -> usize {
+                    ::isa_rt::decode::batch(words, out, |w| Decoded::decode(w).ok())
+                }
+
+                /// Decodes `words` one at a time, as an iterator of what
+                /// [`Decoded::decode`] returns for each; the words ahead are asked for from
+                /// memory as it goes, so a long slice decodes at the speed of
+                /// [`Decoded::decode_batch`].
+                pub fn decode_iter(words: &[u128]) -> DecodeIter<'_> {
+                    DecodeIter { words: words.iter() }
+                }
+
+                /// The opcode.
+                #[inline]
+                pub const fn opcode(&self) -> Opcode {
+                    self.opcode
+                }
+
+                /// The 128-bit word (its encoding).
+                #[inline]
+                pub const fn word(&self) -> u128 {
+                    ((self.hi as u128) << 64) | self.lo as u128
+                }
+
+                /// The 128-bit encoding: the word it was decoded from.
+                #[inline]
+                pub const fn encode(&self) -> u128 {
+                    self.word()
+                }
+            }
+
+            /// The iterator of [`Decoded::decode_iter`].
+            #[derive(Clone, Debug)]
+            pub struct DecodeIter<'a> {
+                words: core::slice::Iter<'a, u128>,
+            }
+
+            impl Iterator for DecodeIter<'_> {
+                type Item = Result<Decoded, DecodeError>;
+
+                #[inline]
+                fn next(&mut self) -> Option<Self::Item> {
+                    ::isa_rt::decode::prefetch(self.words.as_slice().as_ptr().wrapping_add(64));
+                    let w = *self.words.next()?;
+                    Some(Decoded::decode(w))
+                }
+
+                fn size_hint(&self) -> (usize, Option<usize>) {
+                    self.words.size_hint()
+                }
+            }
+
+            impl ExactSizeIterator for DecodeIter<'_> {}
+
+            impl core::fmt::Debug for Decoded {
+                fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                    // A copy: a reference into a packed struct may be unaligned.
+                    let opcode = self.opcode;
+                    write!(f, "Decoded({:?}, {:#034x})", opcode, self.word())
+                }
+            }
+
+            impl From<Decoded> for Instruction {
+                fn from(d: Decoded) -> Instruction {
+                    d.instruction()
+                }
+            }
+
+            impl From<Instruction> for Decoded {
+                /// Every instruction encodes to a word that decodes (its fields are typed).
+                fn from(i: Instruction) -> Decoded {
+                    let word = i.encode();
+                    Decoded { lo: word as u64, hi: (word >> 64) as u64, opcode: i.opcode() }
+                }
+            }
+
+            /// The exact path: the first reason a word is not an instruction, in the
+            /// spec's order, or the instruction.
+            #[cold]
+            #[inline(never)]
+            const fn decode_exact(word: u128) -> Result<Decoded, DecodeError> {
+                let op = decode_opcode(word);
+                if op == 0 || !DECODE_EXACT[op - 1].fixed_match(word) {
+                    return Err(DecodeError::UnknownOpcode { word });
+                }
+                let opcode = opcode_of(op);
+                match check_fields(word, opcode) {
+                    Ok(()) => Ok(Decoded { lo: word as u64, hi: (word >> 64) as u64, opcode }),
+                    Err(e) => Err(e),
+                }
+            }
+
+            /// Checks the fields of a word whose fixed bits are `opcode`'s: no bit outside
+            /// its fields, and every field a defined code (the first that is not is the
+            /// error).
+            const fn check_fields(word: u128, opcode: Opcode) -> Result<(), DecodeError> {
+                match DECODE_EXACT[opcode as usize].check_fields(word) {
+                    Ok(()) => Ok(()),
+                    Err(::isa_rt::decode::Refusal::ReservedBits(bits)) => {
+                        Err(DecodeError::ReservedBits { opcode, bits })
+                    }
+                    Err(::isa_rt::decode::Refusal::InvalidField(field, value)) => {
+                        Err(DecodeError::InvalidField { opcode, field, value })
+                    }
+                }
+            }
         }
     }
 }

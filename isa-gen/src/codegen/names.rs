@@ -58,14 +58,9 @@ pub const RESERVED_TYPES: &[&str] = &[
     "Expect",
     "NameHint",
     "Problem",
-    // The decoder (`decode_runtime.rs`): the validated word, and private tables.
+    // The decoder's typed layer: the validated word and its iterator.
     "Decoded",
     "DecodeIter",
-    "SpanColumn",
-    "DecodeTables",
-    "DecodeSlot",
-    "ExactCheck",
-    "ExactField",
 ];
 
 /// Module names the generated code cannot give a unit: its own module, and crates it
