@@ -61,6 +61,7 @@ lsp-pos|isa-cli/src/lsp/pos.rs|isa-cli|150||binary(lsp) | test(/lsp::/)
 engines|isa-rt/src/print/mod.rs isa-rt/src/print/plan.rs isa-rt/src/num.rs isa-rt/src/expr.rs isa-rt/src/table.rs|isa-rt|60|--features=isa-rt/alloc|all
 matcher|isa-rt/src/asm/mod.rs isa-rt/src/asm/error.rs|isa-rt|60||all
 backend|isa-rt/src/backend/mod.rs isa-rt/src/info.rs|isa-rt|20||all
+decoder|isa-rt/src/decode/mod.rs|isa-rt|20||all
 regalloc|isa-rt/src/regalloc/mod.rs isa-rt/src/regalloc/cfg.rs isa-rt/src/regalloc/live.rs isa-rt/src/regalloc/assign.rs isa-rt/src/regalloc/check.rs|isa-rt|20|--features=isa-rt/alloc|all
 EOF
 }

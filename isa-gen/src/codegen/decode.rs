@@ -636,11 +636,9 @@ impl Gen<'_> {
                 /// instruction: a table lookup and a mask test for most words.
                 #[inline]
                 pub const fn decode(word: u128) -> Result<Decoded, DecodeError> {
-                    let op = decode_opcode(word);
-                    if DECODE.accepts(DECODE_SHAPE, word, op) {
-                        Ok(Decoded { lo: word as u64, hi: (word >> 64) as u64, opcode: opcode_of(op) })
-                    } else {
-                        decode_exact(word)
+                    match decode_fast(word) {
+                        Some(d) => Ok(d),
+                        None => decode_exact(word),
                     }
                 }
 
@@ -649,7 +647,7 @@ impl Gen<'_> {
                 /// does not (its error is what [`Decoded::decode`] returns for it). Returns
                 /// the number of `None`s.
                 pub fn decode_batch(words: &[u128], out: &mut [Option<Decoded>]) -> usize {
-                    ::isa_rt::decode::batch(words, out, |w| Decoded::decode(w).ok())
+                    ::isa_rt::decode::batch(words, out, decode_fast, |w| decode_exact(w).ok())
                 }
 
                 /// Decodes `words` one at a time, as an iterator of what
@@ -721,6 +719,18 @@ impl Gen<'_> {
                 fn from(i: Instruction) -> Decoded {
                     let word = i.encode();
                     Decoded { lo: word as u64, hi: (word >> 64) as u64, opcode: i.opcode() }
+                }
+            }
+
+            /// The fast path: `None` when the word fails the test of the only opcode it
+            /// can be (or that opcode cannot be checked there).
+            #[inline(always)]
+            const fn decode_fast(word: u128) -> Option<Decoded> {
+                let op = decode_opcode(word);
+                if DECODE.accepts(DECODE_SHAPE, word, op) {
+                    Some(Decoded { lo: word as u64, hi: (word >> 64) as u64, opcode: opcode_of(op) })
+                } else {
+                    None
                 }
             }
 
