@@ -213,6 +213,11 @@ fn entries_outside_the_opcodes_refuse_every_word() {
     };
     assert!(!spanless.refuses_outside(shape(true, false), 1));
     assert!(spanless.refuses_outside(shape(false, false), 1));
+    let all_ones = FastTables::<2, 0, ()> {
+        mask_lo: [u64::MAX; 2],
+        ..spanless
+    };
+    assert!(!all_ones.refuses_outside(shape(true, false), 1));
 }
 
 static FIELDS: [ExactField; 3] = [
