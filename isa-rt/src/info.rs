@@ -7,6 +7,11 @@
 //! [`Access`] too, so that what `__DefFlow` and the In/Out lists say has one set of
 //! names everywhere.
 
+/// Bytes per instruction: a 128-bit word, stored little-endian. Addresses of
+/// consecutive instructions differ by this, and relative address operands count from
+/// the address of the next instruction.
+pub const INSTRUCTION_BYTES: u64 = 16;
+
 /// The role of a field in its opcode.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum FieldRole {

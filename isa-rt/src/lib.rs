@@ -10,6 +10,8 @@
 //! - [`backend`]: what compiler backends ask of an instruction, from that metadata
 //!   and its word: control flow, address operands, register operands, a register
 //!   rewrite;
+//! - `buffer` (feature `regalloc`): the code buffer, with labels, relocations, virtual
+//!   registers and their allocation, and the listing of placed code;
 //! - [`decode`]: the decoder's tests of a word against an opcode's tables;
 //! - [`lex`]: one line of assembly into guard, mnemonic parts and operand tokens;
 //! - `asm` (feature `asm`): the assembler's matcher, a lexed line against the forms of
@@ -39,6 +41,8 @@ extern crate alloc;
 #[cfg(feature = "asm")]
 pub mod asm;
 pub mod backend;
+#[cfg(feature = "regalloc")]
+pub mod buffer;
 pub mod decode;
 pub mod expr;
 pub mod info;

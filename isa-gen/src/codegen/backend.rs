@@ -1,31 +1,16 @@
 //! What compiler backends need, generated per spec: the register files as one
 //! `RegFile` enum with `RegRef` conversions, and each opcode's flow, address operands,
 //! condition fields and register operands as static tables. The code that reads the
-//! tables is `isa_rt::backend`'s; `backend_runtime.rs` holds the crate's one-line
-//! wrappers over it. The code buffer (`buffer_runtime.rs`), its virtual registers
-//! (`vreg_runtime.rs`) and its listing (`listing_runtime.rs`) are still emitted
-//! verbatim.
+//! tables is `isa_rt::backend`'s, and the code buffer is `isa_rt::buffer`'s: the
+//! generated crate implements their traits for its `Instruction`, `RegRef` and
+//! `RegFile`, names their types under its own names, and keeps `Instruction`'s
+//! backend methods as one-line calls of the trait's.
 
 use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::{lit, uint_ty, Gen};
 use crate::model::{Access, Address, Opcode, RegSource, TypeId, TypeKind};
-
-const BACKEND_RUNTIME: &str = include_str!("backend_runtime.rs");
-const BUFFER_RUNTIME: &str = include_str!("buffer_runtime.rs");
-const LISTING_RUNTIME: &str = include_str!("listing_runtime.rs");
-const VREG_RUNTIME: &str = include_str!("vreg_runtime.rs");
-
-pub(super) fn verbatim(src: &str, name: &str) -> TokenStream {
-    match src.parse() {
-        Ok(t) => t,
-        Err(_) => {
-            let msg = format!("isa-gen: {name} does not tokenize");
-            quote! { compile_error!(#msg); }
-        }
-    }
-}
 
 impl Gen<'_> {
     /// Types whose values are registers: register files and `__DefRegisters`
@@ -39,12 +24,16 @@ impl Gen<'_> {
 
     /// The spec-independent runtime, `RegFile`, and `RegRef`'s conversions.
     pub(super) fn backend(&self) -> TokenStream {
-        let runtime = verbatim(BACKEND_RUNTIME, "backend_runtime.rs");
-        let buffer = verbatim(BUFFER_RUNTIME, "buffer_runtime.rs");
-        let vregs = verbatim(VREG_RUNTIME, "vreg_runtime.rs");
         // The listing prints instructions: only with the printer.
-        let listing =
-            (!self.options.skip_asm).then(|| verbatim(LISTING_RUNTIME, "listing_runtime.rs"));
+        let print = (!self.options.skip_asm).then(|| {
+            quote! {
+                impl ::isa_rt::backend::PrintInstruction for Instruction {
+                    fn write_asm_with(&self, mut w: &mut dyn core::fmt::Write, addr: u64, o: &FormatOptions<'_>) -> core::fmt::Result {
+                        Instruction::write_asm_with(self, &mut w, addr, o)
+                    }
+                }
+            }
+        });
         let tys = self.reg_ref_types();
         let variants: Vec<_> = tys.iter().map(|&t| self.type_ident(t)).collect();
         let names: Vec<_> = tys.iter().map(|&t| self.model.ty(t).name.clone()).collect();
@@ -119,7 +108,7 @@ impl Gen<'_> {
             .map(|&t| {
                 let v = self.type_ident(t);
                 quote! {
-                    impl Hole<super::#v> for VReg {
+                    impl Hole<super::#v, RegFile> for VReg {
                         fn fill(self, _: &mut super::#v) -> Option<VReg> {
                             Some(self)
                         }
@@ -190,11 +179,188 @@ impl Gen<'_> {
             /// tables of [`OpcodeInfo`] (`flow`, `addresses`, `regs`, `conditions`).
             pub mod backend {
                 use super::*;
-                #runtime
-                #buffer
-                #vregs
+
+                pub use ::isa_rt::backend::{RegError, TargetError};
+                pub use ::isa_rt::buffer::{Hole, Label, LinkError, Reloc, RelocKind, Symbol, Target};
+                pub use ::isa_rt::info::{Access, AddressInfo, Flow};
+
+                /// A register operand of an opcode, as static metadata.
+                pub type RegOperandInfo = ::isa_rt::info::RegOperandInfo<RegFile>;
+                /// A register operand of an instruction.
+                pub type RegOperand = ::isa_rt::backend::RegOperand<RegRef>;
+                /// Builds a sequence of instructions with labels, references to outside
+                /// symbols and virtual registers (`isa_rt::buffer::CodeBuffer`).
+                pub type CodeBuffer = ::isa_rt::buffer::CodeBuffer<Instruction>;
+                /// Placed code: instructions with every label resolved, and the
+                /// relocations that refer to symbols outside it.
+                pub type Code = ::isa_rt::buffer::Code<Instruction>;
+                /// What went wrong placing code.
+                pub type BufferError = ::isa_rt::buffer::BufferError<Instruction>;
+                /// A virtual register of a [`CodeBuffer`].
+                pub type VReg = ::isa_rt::buffer::VReg<RegFile>;
+                /// Why virtual registers cannot be used or allocated.
+                pub type AllocError = ::isa_rt::buffer::AllocError<Instruction>;
+                /// What allocation must respect beyond the instructions: the calling
+                /// convention.
+                pub type Abi = ::isa_rt::buffer::Abi<RegRef>;
+                /// The registers [`CodeBuffer::allocate`] gave.
+                pub type Allocated = ::isa_rt::buffer::Allocated<RegRef>;
+
                 #( #holes )*
-                #listing
+            }
+
+            impl ::isa_rt::backend::RegisterFile for RegFile {
+                const ALL: &'static [RegFile] = RegFile::ALL;
+
+                fn name(self) -> &'static str {
+                    RegFile::name(self)
+                }
+
+                fn numbered(self) -> Option<(u64, u64)> {
+                    RegFile::numbered(self)
+                }
+
+                fn per_lane(self) -> bool {
+                    RegFile::per_lane(self)
+                }
+            }
+
+            impl ::isa_rt::backend::Register for RegRef {
+                type File = RegFile;
+
+                fn file(self) -> RegFile {
+                    RegRef::file(self)
+                }
+
+                fn code(self) -> u64 {
+                    RegRef::code(self)
+                }
+
+                fn from_code(file: RegFile, code: u64) -> Option<RegRef> {
+                    RegRef::from_code(file, code)
+                }
+
+                fn is_constant(self) -> bool {
+                    RegRef::is_constant(self)
+                }
+
+                fn offset(self, n: u8) -> Option<RegRef> {
+                    RegRef::offset(self, n)
+                }
+            }
+
+            impl ::isa_rt::backend::SpecInstruction for Instruction {
+                type Opcode = Opcode;
+                type Reg = RegRef;
+
+                fn opcode(&self) -> Opcode {
+                    Instruction::opcode(self)
+                }
+
+                fn info(&self) -> &'static OpcodeInfo {
+                    Instruction::opcode(self).info()
+                }
+
+                fn encode(&self) -> u128 {
+                    Instruction::encode(self)
+                }
+
+                fn from_word(word: u128) -> Option<Instruction> {
+                    Instruction::decode(word).ok()
+                }
+
+                fn bitwidth(&self, operand: &str) -> Option<u32> {
+                    Instruction::bitwidth(self, operand)
+                }
+            }
+
+            #print
+
+            impl Instruction {
+                /// What the instruction does to the program counter: its opcode's flow,
+                /// except that an indirect branch, call or return through registers that
+                /// read 0 (`CALL.REL RZ, 0x100`) is a direct branch or call to its address
+                /// operand (a return to a fixed address is a branch).
+                pub fn flow(&self) -> backend::Flow {
+                    ::isa_rt::backend::SpecInstruction::flow(self)
+                }
+
+                /// Whether the guard predicate may be false: it is not the always-true
+                /// register, or it is negated. Writes of a guarded instruction are
+                /// conditional.
+                pub fn is_guarded(&self) -> bool {
+                    ::isa_rt::backend::is_guarded(self.opcode().info(), self.encode())
+                }
+
+                /// Whether the flow is conditional: the guard, or one of the fields the
+                /// spec names as conditions (such as a second predicate or a `.DIV`
+                /// modifier), is not at its default. A conditional branch also falls
+                /// through.
+                pub fn is_conditional(&self) -> bool {
+                    ::isa_rt::backend::SpecInstruction::is_conditional(self)
+                }
+
+                /// The operands that name code addresses (they take labels).
+                pub fn addresses(&self) -> &'static [backend::AddressInfo] {
+                    self.opcode().info().addresses
+                }
+
+                /// Whether address operand `k` is an absolute address in this instance
+                /// (not one relative to the next instruction); `None` when there is no
+                /// such operand.
+                pub fn address_is_absolute(&self, k: usize) -> Option<bool> {
+                    ::isa_rt::backend::SpecInstruction::address_is_absolute(self, k)
+                }
+
+                /// The address that address operand `k` names, for the instruction at
+                /// `addr`.
+                pub fn address(&self, k: usize, addr: u64) -> Option<u64> {
+                    ::isa_rt::backend::SpecInstruction::address(self, k, addr)
+                }
+
+                /// Makes address operand `k` of the instruction at `addr` name `target`.
+                pub fn set_address(&mut self, k: usize, addr: u64, target: u64) -> Result<(), backend::TargetError> {
+                    ::isa_rt::backend::SpecInstruction::set_address(self, k, addr, target)
+                }
+
+                /// The address the instruction's flow goes to (a direct branch or call,
+                /// or the convergence point of a `converge`), for the instruction at
+                /// `addr`.
+                pub fn branch_target(&self, addr: u64) -> Option<u64> {
+                    let k = ::isa_rt::backend::SpecInstruction::target_operand(self)?;
+                    self.address(k as usize, addr)
+                }
+
+                /// Makes the instruction at `addr` go to `target`.
+                pub fn set_branch_target(&mut self, addr: u64, target: u64) -> Result<(), backend::TargetError> {
+                    let k = ::isa_rt::backend::SpecInstruction::target_operand(self)
+                        .ok_or(backend::TargetError::NoAddress)?;
+                    self.set_address(k as usize, addr, target)
+                }
+
+                /// Applies a relocation to an encoded word: address operand `k` of the
+                /// instruction at `addr` is made to name `target`. The word must decode.
+                pub fn relocate(word: u128, addr: u64, k: usize, target: u64) -> Result<u128, backend::TargetError> {
+                    let insn = Instruction::decode(word).map_err(|_| backend::TargetError::NoAddress)?;
+                    ::isa_rt::backend::relocate(insn.opcode().info(), word, addr, k, target)
+                }
+
+                /// The register operands as this instance uses them: every register
+                /// operand of the opcode, `Order` first, with its register, the number of
+                /// registers it covers and its access (writes are conditional under a
+                /// guard that may be false).
+                pub fn reg_operands(&self) -> impl core::iter::Iterator<Item = backend::RegOperand> + '_ {
+                    ::isa_rt::backend::SpecInstruction::reg_operands(self)
+                }
+
+                /// Rewrites the registers of the instruction, as a register allocator
+                /// does after assignment: `f` gets each register operand and returns the
+                /// (first) register it should name. Operand words stand for fixed
+                /// registers and must come back unchanged; a register of another file is
+                /// an error. Nothing changes on error.
+                pub fn map_regs(&mut self, f: impl core::ops::FnMut(&backend::RegOperand) -> RegRef) -> Result<(), backend::RegError> {
+                    ::isa_rt::backend::SpecInstruction::map_regs(self, f)
+                }
             }
 
             /// A register file: the files of the spec, and its enumerations of registers.

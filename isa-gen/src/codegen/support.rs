@@ -5,13 +5,8 @@ use super::*;
 
 impl Gen<'_> {
     pub(super) fn support(&self) -> TokenStream {
-        // The model's instruction size, so the generated code never retypes it.
-        let inst_bytes = lit_text(&crate::model::flow::INST_SIZE.to_string());
         let core = quote! {
-            /// Bytes per instruction: a 128-bit word, stored little-endian. Addresses
-            /// of consecutive instructions differ by this, and relative address
-            /// operands count from the address of the next instruction.
-            pub const INSTRUCTION_BYTES: u64 = #inst_bytes;
+            pub use ::isa_rt::info::INSTRUCTION_BYTES;
 
             /// A value's text did not name a value of the type.
             #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -131,8 +131,9 @@ impl std::fmt::Display for TargetError {
 }
 
 /// Size of an instruction in bytes: addresses relative to "the next instruction" count
-/// from `pc + INST_SIZE`.
-pub const INST_SIZE: u64 = 16;
+/// from `pc + INST_SIZE` (the run-time crate's `INSTRUCTION_BYTES`, which the generated
+/// code states).
+pub const INST_SIZE: u64 = isa_rt::info::INSTRUCTION_BYTES;
 
 impl Model {
     /// The address an address operand names for an instruction at `addr`, or `None`

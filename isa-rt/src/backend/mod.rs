@@ -5,13 +5,31 @@
 //! crate's `Instruction` methods (`flow`, `reg_operands`, `map_regs`, …) call them with
 //! its own tables. A change is made by patching the word; the caller decodes it again.
 
-use crate::info::{Access, Flow, OpcodeInfo, RegOperandInfo};
+use crate::info::{Access, Flow, OpcodeInfo, RegOperandInfo, INSTRUCTION_BYTES};
+
+/// The register files of a spec (a generated crate's `RegFile`).
+pub trait RegisterFile: Copy + Eq + Ord + core::fmt::Debug + core::hash::Hash + 'static {
+    /// Every register file, in spec order.
+    const ALL: &'static [Self];
+
+    /// The spec's name of the file's type (`Reg`).
+    fn name(self) -> &'static str;
+
+    /// The codes of the file's numbered registers, first and last: the registers an
+    /// allocator may give out. `None` for an enumeration of registers.
+    fn numbered(self) -> Option<(u64, u64)>;
+
+    /// Whether each lane has its own copy of the file; otherwise the warp shares one.
+    fn per_lane(self) -> bool;
+}
 
 /// A register of a spec (a generated crate's `RegRef`): what the register operands
 /// of [`reg_operands`] and the rewrite of [`map_regs`] need of it.
-pub trait Register: Copy + Eq + core::fmt::Debug + core::hash::Hash + 'static {
+pub trait Register:
+    Copy + Eq + core::fmt::Debug + core::fmt::Display + core::hash::Hash + 'static
+{
     /// The spec's register files (a generated crate's `RegFile`).
-    type File: Copy + Eq + core::fmt::Debug + core::hash::Hash + 'static;
+    type File: RegisterFile;
 
     /// Its register file.
     fn file(self) -> Self::File;
@@ -63,6 +81,111 @@ impl<R: Register> RegOperand<R> {
             }
         })
     }
+}
+
+/// The register files of instruction type `I`.
+pub type FileOf<I> = <<I as SpecInstruction>::Reg as Register>::File;
+
+/// An instruction of a spec (a generated crate's `Instruction`): what the code buffer
+/// ([`crate::buffer`]) needs of it. A generated crate implements the required methods
+/// with its typed codec; the others are this module's functions over its
+/// [`OpcodeInfo`] and word, as the generated crate's own methods of the same names
+/// are.
+pub trait SpecInstruction: Copy + Eq + core::fmt::Debug + core::hash::Hash + 'static {
+    /// The spec's opcodes.
+    type Opcode: Copy + Eq + core::fmt::Debug + core::fmt::Display + core::hash::Hash + 'static;
+    /// The spec's registers.
+    type Reg: Register;
+
+    /// The opcode.
+    fn opcode(&self) -> Self::Opcode;
+
+    /// The opcode's metadata.
+    fn info(&self) -> &'static OpcodeInfo<FileOf<Self>>;
+
+    /// The 128-bit encoding.
+    fn encode(&self) -> u128;
+
+    /// The instruction `word` encodes, if it decodes.
+    fn from_word(word: u128) -> Option<Self>;
+
+    /// The width in bits of operand `operand`'s data in this instance, when the spec
+    /// gives one.
+    fn bitwidth(&self, operand: &str) -> Option<u32>;
+
+    /// What the instruction does to the program counter ([`flow`]).
+    fn flow(&self) -> Flow {
+        flow(self.info(), self.encode())
+    }
+
+    /// Whether the flow is conditional ([`is_conditional`]).
+    fn is_conditional(&self) -> bool {
+        is_conditional(self.info(), self.encode())
+    }
+
+    /// The address operand the flow goes to ([`target_operand`]).
+    fn target_operand(&self) -> Option<u8> {
+        target_operand(self.info(), self.encode())
+    }
+
+    /// The operands that name code addresses.
+    fn addresses(&self) -> &'static [crate::info::AddressInfo] {
+        self.info().addresses
+    }
+
+    /// Whether address operand `k` is absolute in this instance
+    /// ([`address_is_absolute`]).
+    fn address_is_absolute(&self, k: usize) -> Option<bool> {
+        address_is_absolute(self.info(), self.encode(), k)
+    }
+
+    /// The address that address operand `k` names, for the instruction at `addr`
+    /// ([`address`]).
+    fn address(&self, k: usize, addr: u64) -> Option<u64> {
+        address(self.info(), self.encode(), k, addr)
+    }
+
+    /// Makes address operand `k` of the instruction at `addr` name `target`
+    /// ([`relocate`]).
+    fn set_address(&mut self, k: usize, addr: u64, target: u64) -> Result<(), TargetError> {
+        let word = relocate(self.info(), self.encode(), addr, k, target)?;
+        *self = Self::from_word(word).ok_or(TargetError::OutOfRange)?;
+        Ok(())
+    }
+
+    /// The register operands as this instance uses them ([`reg_operands`]).
+    fn reg_operands(&self) -> impl Iterator<Item = RegOperand<Self::Reg>> {
+        let this = *self;
+        reg_operands(self.info(), self.encode(), move |name| this.bitwidth(name))
+    }
+
+    /// Rewrites the registers of the instruction ([`map_regs`]); nothing changes on
+    /// error.
+    fn map_regs(
+        &mut self,
+        f: impl FnMut(&RegOperand<Self::Reg>) -> Self::Reg,
+    ) -> Result<(), RegError> {
+        let word = self.encode();
+        let this = *self;
+        let (out, changed) = map_regs(self.info(), word, |name| this.bitwidth(name), f)?;
+        if out != word {
+            // Only register fields changed, each to a code of its register file.
+            *self = Self::from_word(out).ok_or(RegError::Undefined(changed))?;
+        }
+        Ok(())
+    }
+}
+
+/// An instruction of a spec that prints (a generated crate with its assembler): what
+/// a code listing needs.
+pub trait PrintInstruction: SpecInstruction {
+    /// Writes the instruction at `addr` as assembly, as `o` says.
+    fn write_asm_with(
+        &self,
+        w: &mut dyn core::fmt::Write,
+        addr: u64,
+        o: &crate::print::FormatOptions<'_>,
+    ) -> core::fmt::Result;
 }
 
 /// Why an address operand cannot name a target.
@@ -194,7 +317,7 @@ pub fn address<F>(info: &OpcodeInfo<F>, word: u128, k: usize, addr: u64) -> Opti
     Some(if a.is_absolute_in(word, info.fields) {
         offset
     } else {
-        addr.wrapping_add(16).wrapping_add(offset)
+        addr.wrapping_add(INSTRUCTION_BYTES).wrapping_add(offset)
     })
 }
 
@@ -264,7 +387,7 @@ pub fn relocate<F>(
     let base = if a.is_absolute_in(word, info.fields) {
         0
     } else {
-        addr.wrapping_add(16)
+        addr.wrapping_add(INSTRUCTION_BYTES)
     };
     let code = offset_code(base, target, a.shift.into(), a.width.into(), a.signed)?;
     Ok(info.fields[a.field as usize].set(word, code))

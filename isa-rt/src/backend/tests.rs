@@ -10,7 +10,7 @@ use std::vec::Vec;
 use super::*;
 use crate::info::{AddressInfo, FieldInfo, FieldRole};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 enum File {
     /// `R0`..`R254`, `RZ` = 255.
     R,
@@ -22,6 +22,37 @@ enum File {
 enum Reg {
     R(u8),
     P(u8),
+}
+
+impl RegisterFile for File {
+    const ALL: &'static [File] = &[File::R, File::P];
+
+    fn name(self) -> &'static str {
+        match self {
+            File::R => "Reg",
+            File::P => "Pred",
+        }
+    }
+
+    fn numbered(self) -> Option<(u64, u64)> {
+        Some(match self {
+            File::R => (0, 254),
+            File::P => (0, 5),
+        })
+    }
+
+    fn per_lane(self) -> bool {
+        self == File::R
+    }
+}
+
+impl core::fmt::Display for Reg {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Reg::R(c) => write!(f, "R{c}"),
+            Reg::P(c) => write!(f, "P{c}"),
+        }
+    }
 }
 
 impl Register for Reg {

@@ -1,8 +1,15 @@
-// Virtual registers in a `CodeBuffer`, and their allocation: emitted verbatim into the
-// generated code beside the buffer (see `codegen::backend`). It turns the buffer's
-// instructions into the spec-independent `isa_rt::regalloc::Function` through the
-// operand facts (`reg_operands`, `flow`, the address operands' labels), and writes the
-// registers given back with `map_regs`.
+//! Virtual registers in a [`CodeBuffer`], and their allocation: the buffer's
+//! instructions become a [`crate::regalloc::Function`] through the operand facts
+//! (`reg_operands`, `flow`, the address operands' labels), and the registers given
+//! are written back with `map_regs`.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::{addr_at, BufferError, CodeBuffer, Dest, Label, INSTRUCTION_BYTES};
+use crate::backend::{FileOf, RegError, RegOperand, Register, RegisterFile, SpecInstruction};
+use crate::info::{Access, Flow};
+use crate::regalloc as ra;
 
 /// A virtual register: a value of `width` consecutive registers of one file (a single
 /// register, a pair, a quad), made by [`CodeBuffer::vreg`] and given physical registers
@@ -10,18 +17,18 @@
 /// ([`VReg::part`]: the low half of a pair). It stands wherever a register of its file
 /// goes: in `code!` (`{v}`), or bound to an operand with [`CodeBuffer::set_virtual`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct VReg {
-    buffer: u32,
-    value: u32,
-    file: RegFile,
+pub struct VReg<F> {
+    pub(super) buffer: u32,
+    pub(super) value: u32,
+    file: F,
     width: u8,
     first: u8,
     count: u8,
 }
 
-impl VReg {
+impl<F: Copy> VReg<F> {
     /// The register file.
-    pub const fn file(self) -> RegFile {
+    pub const fn file(self) -> F {
         self.file
     }
 
@@ -47,7 +54,7 @@ impl VReg {
 
     /// Registers `first..first + count` of the value (`part(0, 1)`: the low half of a
     /// pair); `None` past its width.
-    pub const fn part(self, first: u8, count: u8) -> Option<VReg> {
+    pub const fn part(self, first: u8, count: u8) -> Option<VReg<F>> {
         if count == 0 || first as u16 + count as u16 > self.width as u16 {
             return None;
         }
@@ -59,7 +66,7 @@ impl VReg {
     }
 
     /// The whole value.
-    pub const fn whole(self) -> VReg {
+    pub const fn whole(self) -> VReg<F> {
         VReg {
             first: 0,
             count: self.width,
@@ -68,7 +75,7 @@ impl VReg {
     }
 }
 
-impl core::fmt::Display for VReg {
+impl<F: RegisterFile> core::fmt::Display for VReg<F> {
     /// `%UReg3`, a part as `%UReg3[0:1]`.
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         write!(f, "%{}{}", self.file.name(), self.value)?;
@@ -79,47 +86,65 @@ impl core::fmt::Display for VReg {
     }
 }
 
+/// The virtual registers of instruction type `I`'s spec.
+pub type VRegOf<I> = VReg<FileOf<I>>;
+
 /// What `code!` puts in an instruction's field: a value of the field's type, or (for a
-/// register field) a [`VReg`], which the buffer records instead.
-pub trait Hole<T> {
+/// register field) a [`VReg`] of the spec's files `F`, which the buffer records
+/// instead (a generated crate implements `Hole<T, F>` for `VReg<F>` and each register
+/// type `T`).
+pub trait Hole<T, F> {
     /// Puts `self` in `slot`, or returns the virtual register that stands there.
-    fn fill(self, slot: &mut T) -> Option<VReg>;
+    fn fill(self, slot: &mut T) -> Option<VReg<F>>;
 }
 
-impl<T> Hole<T> for T {
-    fn fill(self, slot: &mut T) -> Option<VReg> {
+impl<T, F> Hole<T, F> for T {
+    fn fill(self, slot: &mut T) -> Option<VReg<F>> {
         *slot = self;
         None
     }
 }
 
 /// What allocation must respect beyond the instructions: the calling convention.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Abi {
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Abi<R> {
     /// Registers never given to a value (a stack pointer, registers the caller keeps);
     /// instructions may still name them.
-    pub reserved: alloc::vec::Vec<RegRef>,
+    pub reserved: Vec<R>,
     /// Registers a call may change: no value lives in them across a call.
-    pub call_clobbers: alloc::vec::Vec<RegRef>,
+    pub call_clobbers: Vec<R>,
     /// Registers a call reads (its arguments): what is written to them before stays.
-    pub call_reads: alloc::vec::Vec<RegRef>,
+    pub call_reads: Vec<R>,
     /// Registers read when the function returns (its results).
-    pub return_reads: alloc::vec::Vec<RegRef>,
+    pub return_reads: Vec<R>,
     /// Registers read when lanes exit (a kernel's results: the ISA has no store, so
     /// what a kernel leaves is in registers). Without them, a register written and
     /// never read again is free for a value after the write.
-    pub exit_reads: alloc::vec::Vec<RegRef>,
+    pub exit_reads: Vec<R>,
+}
+
+impl<R> Default for Abi<R> {
+    /// No register reserved, clobbered or read.
+    fn default() -> Abi<R> {
+        Abi {
+            reserved: Vec::new(),
+            call_clobbers: Vec::new(),
+            call_reads: Vec::new(),
+            return_reads: Vec::new(),
+            exit_reads: Vec::new(),
+        }
+    }
 }
 
 /// Why virtual registers cannot be used or allocated.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum AllocError {
+pub enum AllocError<I: SpecInstruction> {
     /// The file has no numbered registers to give (an enumeration of registers).
-    NotAllocatable(RegFile),
+    NotAllocatable(FileOf<I>),
     /// A width of 0 or more registers than the file has.
-    Width(RegFile, u8),
+    Width(FileOf<I>, u8),
     /// A virtual register of another buffer, or of an allocation already done.
-    Foreign(VReg),
+    Foreign(VRegOf<I>),
     /// No instruction of the buffer is at this address.
     NoInstruction(u64),
     /// The instruction at `at` has no register operand `operand` that takes a
@@ -128,9 +153,9 @@ pub enum AllocError {
         /// Address of the instruction.
         at: u64,
         /// The operand's name.
-        operand: alloc::string::String,
+        operand: String,
         /// The operands that take one (spec names).
-        takes: alloc::vec::Vec<&'static str>,
+        takes: Vec<&'static str>,
     },
     /// The instruction at this address is not a copy of one register operand into
     /// another ([`CodeBuffer::mark_copy`]).
@@ -139,9 +164,9 @@ pub enum AllocError {
     /// constant one, or one with too few registers after it.
     Assigned {
         /// The virtual register.
-        vreg: VReg,
+        vreg: VRegOf<I>,
         /// What it was given.
-        reg: RegRef,
+        reg: I::Reg,
     },
     /// The operand takes registers of another file, or another number of them.
     Mismatch {
@@ -150,9 +175,9 @@ pub enum AllocError {
         /// The operand.
         operand: &'static str,
         /// What it takes: file and number of registers.
-        takes: (RegFile, u8),
+        takes: (FileOf<I>, u8),
         /// The virtual register given.
-        given: VReg,
+        given: VRegOf<I>,
     },
     /// The registers of a file ran out: at the instruction at `at`, `value` finds no
     /// free consecutive registers; `live` is what holds the file's registers there.
@@ -160,10 +185,10 @@ pub enum AllocError {
         /// Address of the instruction.
         at: u64,
         /// The value.
-        value: VReg,
+        value: VRegOf<I>,
         /// What is live there: a virtual register (`Some`) or a fixed one, and the
         /// register it holds.
-        live: alloc::vec::Vec<(Option<VReg>, RegRef)>,
+        live: Vec<(Option<VRegOf<I>>, I::Reg)>,
         /// When what fills the file is rather the values that may run apart after a
         /// divergent branch (the branch's address): a file the warp shares keeps them
         /// all apart.
@@ -178,12 +203,12 @@ pub enum AllocError {
     },
     /// The checker found a read of the wrong value ([`CodeBuffer::allocate_checked`]):
     /// a defect of the allocator, reported rather than encoded.
-    Check(alloc::string::String),
+    Check(String),
 }
 
-impl core::error::Error for AllocError {}
+impl<I: SpecInstruction> core::error::Error for AllocError<I> {}
 
-impl core::fmt::Display for AllocError {
+impl<I: SpecInstruction> core::fmt::Display for AllocError<I> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
             AllocError::NotAllocatable(file) => {
@@ -271,16 +296,16 @@ impl core::fmt::Display for AllocError {
 
 /// The registers [`CodeBuffer::allocate`] gave.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Allocated {
+pub struct Allocated<R> {
     buffer: u32,
-    first: alloc::vec::Vec<Option<RegRef>>,
+    first: Vec<Option<R>>,
     /// Copies removed because they became copies of a register onto itself.
     pub removed_copies: usize,
 }
 
-impl Allocated {
+impl<R: Register> Allocated<R> {
     /// The first physical register of the part `v` covers.
-    pub fn reg(&self, v: VReg) -> Option<RegRef> {
+    pub fn reg(&self, v: VReg<R::File>) -> Option<R> {
         if v.buffer != self.buffer {
             return None;
         }
@@ -293,29 +318,41 @@ impl Allocated {
 }
 
 /// The virtual registers of a buffer.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-struct Virtuals {
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Virtuals<I: SpecInstruction> {
     /// File and width of each value; values before `retired` were allocated.
-    values: alloc::vec::Vec<(RegFile, u8)>,
+    pub(super) values: Vec<(FileOf<I>, u8)>,
     retired: u32,
     /// Operand `reg` (index into `OpcodeInfo::regs`) of instruction `at` is `vreg`.
-    uses: alloc::vec::Vec<(usize, u8, VReg)>,
+    pub(super) uses: Vec<(usize, u8, VRegOf<I>)>,
     /// Instructions that copy their read register operand to their written one.
-    copies: alloc::vec::Vec<usize>,
+    copies: Vec<usize>,
     /// Where an indirect branch may go (labels), when known.
-    indirect: alloc::vec::Vec<(usize, alloc::vec::Vec<u32>)>,
+    indirect: Vec<(usize, Vec<u32>)>,
+}
+
+impl<I: SpecInstruction> Default for Virtuals<I> {
+    fn default() -> Virtuals<I> {
+        Virtuals {
+            values: Vec::new(),
+            retired: 0,
+            uses: Vec::new(),
+            copies: Vec::new(),
+            indirect: Vec::new(),
+        }
+    }
 }
 
 /// The numbered registers of `file` (first and last code) as the allocator counts them.
-fn numbered(file: RegFile) -> Option<(u64, u16)> {
+fn numbered<F: RegisterFile>(file: F) -> Option<(u64, u16)> {
     let (lo, hi) = file.numbered()?;
     let count = u16::try_from(hi.checked_sub(lo)?.checked_add(1)?).ok()?;
     Some((lo, count))
 }
 
-impl CodeBuffer {
+impl<I: SpecInstruction> CodeBuffer<I> {
     /// A new virtual register of `width` consecutive registers of `file`.
-    pub fn vreg(&mut self, file: RegFile, width: u8) -> Result<VReg, AllocError> {
+    pub fn vreg(&mut self, file: FileOf<I>, width: u8) -> Result<VRegOf<I>, AllocError<I>> {
         let (_, count) = numbered(file).ok_or(AllocError::NotAllocatable(file))?;
         if width == 0 || u16::from(width) > count {
             return Err(AllocError::Width(file, width));
@@ -331,7 +368,7 @@ impl CodeBuffer {
         })
     }
 
-    fn owns_vreg(&self, v: VReg) -> bool {
+    fn owns_vreg(&self, v: VRegOf<I>) -> bool {
         v.value >= self.virt.retired
             && self
                 .identity
@@ -349,7 +386,12 @@ impl CodeBuffer {
     /// Makes register operand `operand` (its spec name: `rd`, `ura`) of the instruction
     /// at address `at` (as [`CodeBuffer::push`] returned it) the virtual register `v`.
     /// The operand must take registers of `v`'s file, as many as `v` covers.
-    pub fn set_virtual(&mut self, at: u64, operand: &str, v: VReg) -> Result<(), AllocError> {
+    pub fn set_virtual(
+        &mut self,
+        at: u64,
+        operand: &str,
+        v: VRegOf<I>,
+    ) -> Result<(), AllocError<I>> {
         let i = self.index_at(at).ok_or(AllocError::NoInstruction(at))?;
         let k = self.bindable(&self.insts[i], at, operand, v)?;
         // A later binding of the same operand replaces this one (`bound`).
@@ -363,15 +405,15 @@ impl CodeBuffer {
     #[doc(hidden)]
     pub fn bindable(
         &self,
-        insn: &Instruction,
+        insn: &I,
         at: u64,
         operand: &str,
-        v: VReg,
-    ) -> Result<u8, AllocError> {
+        v: VRegOf<I>,
+    ) -> Result<u8, AllocError<I>> {
         if !self.owns_vreg(v) {
             return Err(AllocError::Foreign(v));
         }
-        let info = insn.opcode().info();
+        let info = insn.info();
         let no_operand = || AllocError::NoOperand {
             at,
             operand: operand.into(),
@@ -408,13 +450,12 @@ impl CodeBuffer {
     /// mark: an instruction of two register operands that computes something (an
     /// absolute value, a bit reversal) must not be marked. One with other operands (an
     /// immediate, a carry out) is refused.
-    pub fn mark_copy(&mut self, at: u64) -> Result<(), AllocError> {
+    pub fn mark_copy(&mut self, at: u64) -> Result<(), AllocError<I>> {
         let i = self.index_at(at).ok_or(AllocError::NoInstruction(at))?;
         let insn = self.insts[i];
-        let info = insn.opcode().info();
+        let info = insn.info();
         let guards = info.regs.iter().filter(|r| r.guard).count();
-        let ops: alloc::vec::Vec<RegOperand> =
-            insn.reg_operands().filter(|o| !o.info.guard).collect();
+        let ops: Vec<RegOperand<I::Reg>> = insn.reg_operands().filter(|o| !o.info.guard).collect();
         let copy = info.order.len() == guards + 2
             && ops.len() == 2
             && ops[0].reg.file() == ops[1].reg.file()
@@ -434,11 +475,11 @@ impl CodeBuffer {
 
     /// Says where the indirect branch at `at` may go (a `BRX` through a jump table):
     /// without it, allocation takes every bound label as a possible target.
-    pub fn set_targets(&mut self, at: u64, targets: &[Label]) -> Result<(), BufferError> {
+    pub fn set_targets(&mut self, at: u64, targets: &[Label]) -> Result<(), BufferError<I>> {
         let i = self
             .index_at(at)
             .ok_or(BufferError::Alloc(AllocError::NoInstruction(at)))?;
-        let mut ls = alloc::vec::Vec::with_capacity(targets.len());
+        let mut ls = Vec::with_capacity(targets.len());
         for &l in targets {
             self.slot(l)?;
             ls.push(l.index);
@@ -448,8 +489,8 @@ impl CodeBuffer {
     }
 
     /// The bindings by instruction and operand, the last made for each operand.
-    fn bound(&self) -> alloc::vec::Vec<(usize, u8, VReg)> {
-        let mut all: alloc::vec::Vec<(usize, u8, core::cmp::Reverse<usize>, VReg)> = self
+    fn bound(&self) -> Vec<(usize, u8, VRegOf<I>)> {
+        let mut all: Vec<(usize, u8, core::cmp::Reverse<usize>, VRegOf<I>)> = self
             .virt
             .uses
             .iter()
@@ -472,10 +513,9 @@ impl CodeBuffer {
     /// changes on error.
     pub fn assign(
         &mut self,
-        mut f: impl core::ops::FnMut(VReg) -> RegRef,
-    ) -> Result<Allocated, AllocError> {
-        let mut first: alloc::vec::Vec<Option<RegRef>> =
-            alloc::vec::Vec::with_capacity(self.virt.values.len());
+        mut f: impl core::ops::FnMut(VRegOf<I>) -> I::Reg,
+    ) -> Result<Allocated<I::Reg>, AllocError<I>> {
+        let mut first: Vec<Option<I::Reg>> = Vec::with_capacity(self.virt.values.len());
         let mut named = alloc::vec![false; self.virt.values.len()];
         for &(_, _, v) in &self.virt.uses {
             named[v.value as usize] = true;
@@ -507,9 +547,9 @@ impl CodeBuffer {
     /// identities, and retires the virtual registers.
     fn rewrite(
         &mut self,
-        first: alloc::vec::Vec<Option<RegRef>>,
+        first: Vec<Option<I::Reg>>,
         drop_copies: bool,
-    ) -> Result<Allocated, AllocError> {
+    ) -> Result<Allocated<I::Reg>, AllocError<I>> {
         let mut insts = self.insts.clone();
         let by_inst = self.bound();
         let mut k = 0;
@@ -517,7 +557,7 @@ impl CodeBuffer {
             let i = by_inst[k].0;
             let end = k + by_inst[k..].iter().take_while(|u| u.0 == i).count();
             let group = &by_inst[k..end];
-            let info = insts[i].opcode().info();
+            let info = insts[i].info();
             let at = addr_at(self.base, i);
             let mut bad = None;
             let r = insts[i].map_regs(|op| {
@@ -547,12 +587,12 @@ impl CodeBuffer {
             k = end;
         }
         // Copies onto themselves: every register read is the one written.
-        let mut removed = alloc::vec::Vec::new();
+        let mut removed = Vec::new();
         if drop_copies {
             for &i in &self.virt.copies {
-                let ops: alloc::vec::Vec<RegOperand> = insts[i].reg_operands().collect();
+                let ops: Vec<RegOperand<I::Reg>> = insts[i].reg_operands().collect();
                 // Constant registers (the guard `PT`, a carry out to `UPT`) hold nothing.
-                let ops: alloc::vec::Vec<&RegOperand> =
+                let ops: Vec<&RegOperand<I::Reg>> =
                     ops.iter().filter(|o| !o.reg.is_constant()).collect();
                 let from = ops.iter().find(|o| o.access == Access::Read);
                 let to = ops.iter().find(|o| o.access == Access::Write);
@@ -589,8 +629,7 @@ impl CodeBuffer {
     /// Whether some relative address operand is neither a label's nor an address's
     /// nor a relocation's: an offset the buffer does not know the target of.
     fn raw_offsets(&self) -> bool {
-        let mut tracked: alloc::vec::Vec<(usize, u8)> =
-            self.uses.iter().map(|u| (u.at, u.operand)).collect();
+        let mut tracked: Vec<(usize, u8)> = self.uses.iter().map(|u| (u.at, u.operand)).collect();
         tracked.extend(
             self.relocs
                 .iter()
@@ -638,28 +677,34 @@ impl CodeBuffer {
     /// rewrites the instructions; copies that became identities are removed. Fails,
     /// changing nothing, when a file's registers run out (the ISA has no store to
     /// spill to), naming the instruction and what is live there.
-    pub fn allocate(&mut self, abi: &Abi) -> Result<Allocated, AllocError> {
+    pub fn allocate(&mut self, abi: &Abi<I::Reg>) -> Result<Allocated<I::Reg>, AllocError<I>> {
         self.allocate_inner(abi, false)
     }
 
     /// [`CodeBuffer::allocate`], then the checker: every read of the allocated code
     /// finds the value its virtual register held, on every path
     /// (`isa_rt::regalloc::check`). For tests and fuzzing; costs about as much again.
-    pub fn allocate_checked(&mut self, abi: &Abi) -> Result<Allocated, AllocError> {
+    pub fn allocate_checked(
+        &mut self,
+        abi: &Abi<I::Reg>,
+    ) -> Result<Allocated<I::Reg>, AllocError<I>> {
         self.allocate_inner(abi, true)
     }
 
-    fn allocate_inner(&mut self, abi: &Abi, check: bool) -> Result<Allocated, AllocError> {
-        use ::isa_rt::regalloc as ra;
+    fn allocate_inner(
+        &mut self,
+        abi: &Abi<I::Reg>,
+        check: bool,
+    ) -> Result<Allocated<I::Reg>, AllocError<I>> {
         // The files the allocator knows: those with numbered registers.
-        let files: alloc::vec::Vec<(RegFile, u64, u16)> = RegFile::ALL
+        let files: Vec<(FileOf<I>, u64, u16)> = <FileOf<I> as RegisterFile>::ALL
             .iter()
             .filter_map(|&f| numbered(f).map(|(lo, n)| (f, lo, n)))
             .collect();
-        let file_index = |f: RegFile| files.iter().position(|x| x.0 == f).map(|k| k as u8);
+        let file_index = |f: FileOf<I>| files.iter().position(|x| x.0 == f).map(|k| k as u8);
         // A fixed register as (file, first numbered register); `None` for a constant one
         // or one outside the numbered range.
-        let fixed = |r: RegRef| -> Option<(u8, u16)> {
+        let fixed = |r: I::Reg| -> Option<(u8, u16)> {
             let k = file_index(r.file())?;
             let (_, lo, n) = files[k as usize];
             let reg = r.code().checked_sub(lo)?;
@@ -694,7 +739,7 @@ impl CodeBuffer {
                 .filter(|&i| i < n)
         };
         // The label each address operand names, by instruction and operand.
-        let mut dests: alloc::vec::Vec<(usize, u8, u32)> = self
+        let mut dests: Vec<(usize, u8, u32)> = self
             .uses
             .iter()
             .filter_map(|u| match u.dest {
@@ -713,23 +758,23 @@ impl CodeBuffer {
         };
         let mut copies = self.virt.copies.clone();
         copies.sort_unstable();
-        let mut return_points: alloc::vec::Vec<u32> = alloc::vec::Vec::new();
+        let mut return_points: Vec<u32> = Vec::new();
         for (i, insn) in self.insts.iter().enumerate() {
             let k = insn.target_operand();
             if insn.flow() == Flow::Call && target_of(i, k).is_some() && i + 1 < n {
                 return_points.push(i as u32 + 1);
             }
         }
-        let every_label: alloc::vec::Vec<u32> = (0..self.labels.len() as u32)
+        let every_label: Vec<u32> = (0..self.labels.len() as u32)
             .filter_map(|l| label_at(l).map(|i| i as u32))
             .collect();
-        let mut ops: alloc::vec::Vec<ra::Operand> = alloc::vec::Vec::new();
-        let mut targets: alloc::vec::Vec<u32> = alloc::vec::Vec::new();
+        let mut ops: Vec<ra::Operand> = Vec::new();
+        let mut targets: Vec<u32> = Vec::new();
         let mut u = 0;
         for (i, insn) in self.insts.iter().enumerate() {
             ops.clear();
             targets.clear();
-            let info = insn.opcode().info();
+            let info = insn.info();
             let guarded = insn.is_conditional();
             for op in insn.reg_operands() {
                 let k = info
@@ -774,7 +819,7 @@ impl CodeBuffer {
                 }
             }
             let flow = insn.flow();
-            let mut extra = |list: &[RegRef], usage: ra::Use| {
+            let mut extra = |list: &[I::Reg], usage: ra::Use| {
                 for &r in list {
                     if let Some((file, reg)) = fixed(r) {
                         ops.push(ra::Operand {
@@ -803,12 +848,10 @@ impl CodeBuffer {
             }
             let mut divergent = guarded;
             match flow {
-                Flow::Branch => targets.extend(
-                    target_of(i, insn.target_operand()).map(|t| t as u32),
-                ),
-                Flow::Call => targets.extend(
-                    target_of(i, insn.target_operand()).map(|t| t as u32),
-                ),
+                Flow::Branch => {
+                    targets.extend(target_of(i, insn.target_operand()).map(|t| t as u32))
+                }
+                Flow::Call => targets.extend(target_of(i, insn.target_operand()).map(|t| t as u32)),
                 Flow::IndirectBranch => {
                     divergent = true;
                     match self.virt.indirect.iter().rev().find(|x| x.0 == i) {
@@ -879,7 +922,7 @@ impl CodeBuffer {
                     live: live
                         .into_iter()
                         .filter_map(|(loc, reg)| {
-                            let r = RegRef::from_code(v.file, lo + u64::from(reg))?;
+                            let r = I::Reg::from_code(v.file, lo + u64::from(reg))?;
                             Some(match loc {
                                 ra::Loc::Virtual { value, unit } => (Some(vreg(value, unit)), r),
                                 ra::Loc::Fixed { .. } => (None, r),
@@ -909,7 +952,7 @@ impl CodeBuffer {
             .map(|((&(file, _), &r), named)| {
                 let (_, lo, _) = files[file_index(file).unwrap_or(0) as usize];
                 named
-                    .then(|| RegRef::from_code(file, lo + u64::from(r)))
+                    .then(|| I::Reg::from_code(file, lo + u64::from(r)))
                     .flatten()
             })
             .collect();

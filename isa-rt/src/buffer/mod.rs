@@ -1,14 +1,26 @@
-// Hand-written code buffer with labels and relocations, emitted verbatim into the
-// generated code (see `codegen::backend`). It needs `alloc` (the rest of the generated
-// API does not allocate). Spec-independent: it places instructions, patches address
-// operands through `Instruction::set_address` and records what it cannot resolve.
-//
-// Misuse is a typed error, never a panic: labels and symbols carry their buffer's
-// identity, names are checked when given, the base is checked when set, and `Code`
-// is made only here (its fields are private), so `link` and `rebase` find the
-// instructions its relocations and label uses name.
+//! The code buffer: a sequence of instructions with labels, references to outside
+//! symbols (relocations) and virtual registers, the way a compiler backend emits code,
+//! for any spec (`I`, a generated crate's `Instruction`; the generated crate names
+//! `CodeBuffer<Instruction>` and the other types under its own names). It places
+//! instructions, patches address operands through [`SpecInstruction::set_address`]
+//! and records what it cannot resolve; its virtual registers ([`VReg`]) get physical
+//! ones from [`crate::regalloc`]; [`Code::write_asm_with`] lists placed code.
+//!
+//! Misuse is a typed error, never a panic: labels and symbols carry their buffer's
+//! identity, names are checked when given, the base is checked when set, and `Code`
+//! is made only here (its fields are private), so `link` and `rebase` find the
+//! instructions its relocations and label uses name.
 
-extern crate alloc;
+mod listing;
+mod vreg;
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::backend::{SpecInstruction, TargetError};
+pub use crate::info::INSTRUCTION_BYTES;
+use vreg::Virtuals;
+pub use vreg::{Abi, AllocError, Allocated, Hole, VReg, VRegOf};
 
 /// Identities of buffers: each new buffer takes the next (they repeat after 2^32
 /// buffers). Atomic, so buffers made on different threads never share one.
@@ -33,14 +45,14 @@ struct Ancestor {
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Identity {
     id: u32,
-    ancestors: alloc::vec::Vec<Ancestor>,
+    ancestors: Vec<Ancestor>,
 }
 
 impl Identity {
     fn new() -> Identity {
         Identity {
             id: next_buffer(),
-            ancestors: alloc::vec::Vec::new(),
+            ancestors: Vec::new(),
         }
     }
 
@@ -184,7 +196,7 @@ impl RelocKind {
 
 /// The relocation kind for address operand `k` of `insn` (its mode in this instance:
 /// CALL.ABS is absolute, CALL.REL relative).
-fn reloc_kind(insn: &Instruction, k: usize) -> RelocKind {
+fn reloc_kind<I: SpecInstruction>(insn: &I, k: usize) -> RelocKind {
     match insn.address_is_absolute(k) {
         Some(true) => RelocKind::Absolute,
         _ => RelocKind::Relative,
@@ -198,7 +210,7 @@ fn reloc_kind(insn: &Instruction, k: usize) -> RelocKind {
 pub struct Reloc {
     /// Byte offset of the instruction from the start of the code.
     pub offset: u64,
-    /// Which address operand of the instruction (index into [`Instruction::addresses`]).
+    /// Which address operand of the instruction (index into [`SpecInstruction::addresses`]).
     pub operand: u8,
     /// How the operand's value is computed from the symbol's address.
     pub kind: RelocKind,
@@ -211,7 +223,7 @@ pub struct Reloc {
 /// What went wrong placing code. Labels are named by their name when they have one
 /// ([`CodeBuffer::named_label`]), else by their number.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum BufferError {
+pub enum BufferError<I: SpecInstruction> {
     /// The base address is not a multiple of [`INSTRUCTION_BYTES`].
     MisalignedBase(u64),
     /// The instruction at `at` still names a virtual register: allocate first
@@ -220,10 +232,10 @@ pub enum BufferError {
         /// Address of the instruction.
         at: u64,
         /// The virtual register.
-        vreg: VReg,
+        vreg: VRegOf<I>,
     },
     /// A virtual register does not fit where `code!` put it.
-    Alloc(AllocError),
+    Alloc(AllocError<I>),
     /// The code would run past the end of the 64-bit address space.
     Overflow {
         /// The base address.
@@ -240,7 +252,7 @@ pub enum BufferError {
         /// The label.
         label: Label,
         /// Its name, if it has one.
-        name: Option<alloc::string::String>,
+        name: Option<String>,
         /// The address it is bound to.
         at: u64,
     },
@@ -249,19 +261,19 @@ pub enum BufferError {
         /// The label.
         label: Label,
         /// Its name, if it has one.
-        name: Option<alloc::string::String>,
+        name: Option<String>,
         /// Address of the (first) instruction referring to it.
         at: u64,
     },
     /// A label or symbol name `isa asm` would not read back: empty, a character
     /// other than ASCII letters, digits, `_`, `.` and `$`, or a leading digit.
-    InvalidName(alloc::string::String),
+    InvalidName(String),
     /// A label or symbol name the buffer already gives to a label (or, for a label,
     /// to a symbol): a listing would define it twice.
-    NameTaken(alloc::string::String),
+    NameTaken(String),
     /// The instruction has no address operand that takes a target (or, for
     /// [`CodeBuffer::push_to`], more than one and no flow target to choose).
-    NoAddress(Opcode),
+    NoAddress(I::Opcode),
     /// A target does not fit the instruction's operand.
     Target {
         /// Address of the instruction.
@@ -271,10 +283,10 @@ pub enum BufferError {
     },
 }
 
-impl core::error::Error for BufferError {}
+impl<I: SpecInstruction> core::error::Error for BufferError<I> {}
 
-impl From<AllocError> for BufferError {
-    fn from(e: AllocError) -> BufferError {
+impl<I: SpecInstruction> From<AllocError<I>> for BufferError<I> {
+    fn from(e: AllocError<I>) -> BufferError<I> {
         BufferError::Alloc(e)
     }
 }
@@ -283,7 +295,7 @@ impl From<AllocError> for BufferError {
 fn write_label(
     f: &mut core::fmt::Formatter<'_>,
     label: Label,
-    name: &Option<alloc::string::String>,
+    name: &Option<String>,
 ) -> core::fmt::Result {
     match name {
         Some(n) => write!(f, "label `{n}`"),
@@ -291,7 +303,7 @@ fn write_label(
     }
 }
 
-impl core::fmt::Display for BufferError {
+impl<I: SpecInstruction> core::fmt::Display for BufferError<I> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
             BufferError::MisalignedBase(b) => write!(
@@ -338,7 +350,7 @@ impl core::fmt::Display for BufferError {
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct LabelSlot {
     at: Option<usize>,
-    name: Option<alloc::string::String>,
+    name: Option<String>,
 }
 
 /// What an address operand placed in the buffer points to. Kept in the code, so the
@@ -374,7 +386,7 @@ fn addr_at(base: u64, index: usize) -> u64 {
 }
 
 /// Checks that `len` instructions fit at `base`: aligned, and ending at most at 2^64.
-fn check_base(base: u64, len: usize) -> Result<(), BufferError> {
+fn check_base<I: SpecInstruction>(base: u64, len: usize) -> Result<(), BufferError<I>> {
     if !base.is_multiple_of(INSTRUCTION_BYTES) {
         return Err(BufferError::MisalignedBase(base));
     }
@@ -386,13 +398,13 @@ fn check_base(base: u64, len: usize) -> Result<(), BufferError> {
 }
 
 /// Resolves every use for code of `identity` at `base`, into `insts`.
-fn resolve_uses(
+fn resolve_uses<I: SpecInstruction>(
     identity: &Identity,
     base: u64,
-    insts: &mut [Instruction],
+    insts: &mut [I],
     labels: &[LabelSlot],
     uses: &[Use],
-) -> Result<(), BufferError> {
+) -> Result<(), BufferError<I>> {
     for u in uses {
         let at = addr_at(base, u.at);
         let target = match u.dest {
@@ -433,40 +445,40 @@ fn resolve_uses(
 /// A clone is a buffer of its own that also takes the labels and symbols made before
 /// it; the labels either makes afterwards are foreign to the other.
 #[derive(Debug)]
-pub struct CodeBuffer {
+pub struct CodeBuffer<I: SpecInstruction> {
     identity: Identity,
     base: u64,
-    insts: alloc::vec::Vec<Instruction>,
-    labels: alloc::vec::Vec<LabelSlot>,
-    uses: alloc::vec::Vec<Use>,
-    relocs: alloc::vec::Vec<Reloc>,
-    symbols: alloc::vec::Vec<alloc::string::String>,
+    insts: Vec<I>,
+    labels: Vec<LabelSlot>,
+    uses: Vec<Use>,
+    relocs: Vec<Reloc>,
+    symbols: Vec<String>,
     /// Every name given (a label's or a symbol's), with the symbol's index for a
     /// symbol: a lookup per name instead of a scan (tens of thousands of symbols).
-    names: alloc::collections::BTreeMap<alloc::string::String, Option<u32>>,
+    names: alloc::collections::BTreeMap<String, Option<u32>>,
     /// Virtual registers and the operands that name them.
-    virt: Virtuals,
+    virt: Virtuals<I>,
 }
 
-impl Default for CodeBuffer {
+impl<I: SpecInstruction> Default for CodeBuffer<I> {
     /// An empty buffer at address 0.
-    fn default() -> CodeBuffer {
+    fn default() -> CodeBuffer<I> {
         CodeBuffer {
             identity: Identity::new(),
             base: 0,
-            insts: alloc::vec::Vec::new(),
-            labels: alloc::vec::Vec::new(),
-            uses: alloc::vec::Vec::new(),
-            relocs: alloc::vec::Vec::new(),
-            symbols: alloc::vec::Vec::new(),
+            insts: Vec::new(),
+            labels: Vec::new(),
+            uses: Vec::new(),
+            relocs: Vec::new(),
+            symbols: Vec::new(),
             names: alloc::collections::BTreeMap::new(),
             virt: Virtuals::default(),
         }
     }
 }
 
-impl core::clone::Clone for CodeBuffer {
-    fn clone(&self) -> CodeBuffer {
+impl<I: SpecInstruction> Clone for CodeBuffer<I> {
+    fn clone(&self) -> CodeBuffer<I> {
         let mut ancestors = self.identity.ancestors.clone();
         ancestors.push(Ancestor {
             id: self.identity.id,
@@ -491,10 +503,10 @@ impl core::clone::Clone for CodeBuffer {
     }
 }
 
-impl CodeBuffer {
+impl<I: SpecInstruction> CodeBuffer<I> {
     /// An empty buffer whose first instruction will be at address `base`, a multiple of
     /// [`INSTRUCTION_BYTES`] ([`BufferError::MisalignedBase`] otherwise).
-    pub fn new(base: u64) -> Result<CodeBuffer, BufferError> {
+    pub fn new(base: u64) -> Result<CodeBuffer<I>, BufferError<I>> {
         check_base(base, 0)?;
         Ok(CodeBuffer {
             base,
@@ -521,7 +533,7 @@ impl CodeBuffer {
     /// (a function's parameter) and borrows a `CodeBuffer` alike, so the macro takes
     /// either without the caller writing `*buf` or declaring the parameter `mut`.
     #[doc(hidden)]
-    pub fn __code_buffer(&mut self) -> &mut CodeBuffer {
+    pub fn __code_buffer(&mut self) -> &mut CodeBuffer<I> {
         self
     }
 
@@ -530,7 +542,7 @@ impl CodeBuffer {
         addr_at(self.base, self.insts.len())
     }
 
-    fn add_label(&mut self, name: Option<alloc::string::String>) -> Label {
+    fn add_label(&mut self, name: Option<String>) -> Label {
         self.labels.push(LabelSlot { at: None, name });
         Label {
             buffer: self.identity.id,
@@ -547,7 +559,7 @@ impl CodeBuffer {
     /// label line and a label reference. The name must read back in `isa asm`
     /// ([`BufferError::InvalidName`]) and be no other label's or symbol's
     /// ([`BufferError::NameTaken`]).
-    pub fn named_label(&mut self, name: &str) -> Result<Label, BufferError> {
+    pub fn named_label(&mut self, name: &str) -> Result<Label, BufferError<I>> {
         if !is_asm_name(name) {
             return Err(BufferError::InvalidName(name.into()));
         }
@@ -559,7 +571,7 @@ impl CodeBuffer {
     }
 
     /// The slot of one of this buffer's labels.
-    fn slot(&self, label: Label) -> Result<&LabelSlot, BufferError> {
+    fn slot(&self, label: Label) -> Result<&LabelSlot, BufferError<I>> {
         match self.labels.get(label.index()) {
             Some(s) if self.identity.owns_label(label, self.labels.len()) => Ok(s),
             _ => Err(BufferError::ForeignLabel(label)),
@@ -567,7 +579,7 @@ impl CodeBuffer {
     }
 
     /// Binds `label` to the address of the next instruction pushed.
-    pub fn bind(&mut self, label: Label) -> Result<(), BufferError> {
+    pub fn bind(&mut self, label: Label) -> Result<(), BufferError<I>> {
         let here = self.insts.len();
         let slot = self.slot(label)?;
         if let Some(i) = slot.at {
@@ -594,7 +606,7 @@ impl CodeBuffer {
 
     /// The symbol named `name` (the same symbol for the same name). The name must read
     /// back in `isa asm` and be no label's.
-    pub fn symbol(&mut self, name: &str) -> Result<Symbol, BufferError> {
+    pub fn symbol(&mut self, name: &str) -> Result<Symbol, BufferError<I>> {
         match self.names.get(name) {
             Some(Some(i)) => return Ok(self.identity.symbol(*i)),
             Some(None) => return Err(BufferError::NameTaken(name.into())),
@@ -614,7 +626,7 @@ impl CodeBuffer {
 
     /// Appends an instruction as it is (a relative address operand keeps its offset
     /// wherever the code goes); returns its address.
-    pub fn push(&mut self, insn: impl core::convert::Into<Instruction>) -> u64 {
+    pub fn push(&mut self, insn: impl Into<I>) -> u64 {
         let at = self.here();
         self.insts.push(insn.into());
         at
@@ -625,11 +637,11 @@ impl CodeBuffer {
     /// (`LEPC`, `BRX`, …). Returns its address.
     pub fn push_to(
         &mut self,
-        insn: impl core::convert::Into<Instruction>,
+        insn: impl Into<I>,
         target: impl core::convert::Into<Target>,
-    ) -> Result<u64, BufferError> {
+    ) -> Result<u64, BufferError<I>> {
         let insn = insn.into();
-        let info = insn.opcode().info();
+        let info = insn.info();
         let k = match (info.target, info.addresses.len()) {
             (Some(k), _) => k as usize,
             (None, 1) => 0,
@@ -639,15 +651,15 @@ impl CodeBuffer {
     }
 
     /// Appends an instruction whose address operand `k` (index into
-    /// [`Instruction::addresses`]) names `target`. Returns its address.
+    /// [`SpecInstruction::addresses`]) names `target`. Returns its address.
     pub fn push_with(
         &mut self,
-        insn: impl core::convert::Into<Instruction>,
+        insn: impl Into<I>,
         k: usize,
         target: impl core::convert::Into<Target>,
-    ) -> Result<u64, BufferError> {
+    ) -> Result<u64, BufferError<I>> {
         let mut insn = insn.into();
-        let info = insn.opcode().info();
+        let info = insn.info();
         let (Some(a), Ok(operand)) = (info.addresses.get(k), u8::try_from(k)) else {
             return Err(BufferError::NoAddress(insn.opcode()));
         };
@@ -679,7 +691,7 @@ impl CodeBuffer {
                 }
                 // The operand holds code 0 until the relocation is applied.
                 let f = &info.fields[a.field as usize];
-                if let Ok(i) = Instruction::decode(f.set(insn.encode(), 0)) {
+                if let Some(i) = I::from_word(f.set(insn.encode(), 0)) {
                     insn = i;
                 }
                 self.relocs.push(Reloc {
@@ -698,7 +710,7 @@ impl CodeBuffer {
     /// Resolves every label reference and returns the code at the buffer's base.
     /// Fails on the first label never bound (with the address that used it) or target
     /// that does not fit.
-    pub fn finish(self) -> Result<Code, BufferError> {
+    pub fn finish(self) -> Result<Code<I>, BufferError<I>> {
         let base = self.base;
         self.finish_at(base)
     }
@@ -706,7 +718,7 @@ impl CodeBuffer {
     /// [`CodeBuffer::finish`] with the code placed at `base` instead of the buffer's
     /// own (as if the buffer had been made there): label references and known
     /// addresses are resolved for `base`.
-    pub fn finish_at(mut self, base: u64) -> Result<Code, BufferError> {
+    pub fn finish_at(mut self, base: u64) -> Result<Code<I>, BufferError<I>> {
         if let Some(&(i, _, vreg)) = self.virt.uses.iter().min_by_key(|u| u.0) {
             return Err(BufferError::Virtual {
                 at: addr_at(self.base, i),
@@ -739,27 +751,27 @@ impl CodeBuffer {
 /// Two codes are equal when they are the same build (the same buffer) with the same
 /// contents.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Code {
+pub struct Code<I: SpecInstruction> {
     identity: Identity,
     base: u64,
-    insts: alloc::vec::Vec<Instruction>,
-    labels: alloc::vec::Vec<LabelSlot>,
-    uses: alloc::vec::Vec<Use>,
-    relocs: alloc::vec::Vec<Reloc>,
-    symbols: alloc::vec::Vec<alloc::string::String>,
+    insts: Vec<I>,
+    labels: Vec<LabelSlot>,
+    uses: Vec<Use>,
+    relocs: Vec<Reloc>,
+    symbols: Vec<String>,
 }
 
 /// What went wrong linking code.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LinkError {
     /// A symbol the resolver does not know.
-    Undefined(alloc::string::String),
+    Undefined(String),
     /// A relocation's target does not fit its operand.
     Target {
         /// Address of the instruction.
         at: u64,
         /// The symbol the relocation names.
-        symbol: alloc::string::String,
+        symbol: String,
         /// Why.
         error: TargetError,
     },
@@ -781,7 +793,7 @@ impl core::fmt::Display for LinkError {
     }
 }
 
-impl Code {
+impl<I: SpecInstruction> Code<I> {
     /// The address of the first instruction.
     pub fn base(&self) -> u64 {
         self.base
@@ -803,24 +815,24 @@ impl Code {
     }
 
     /// The instructions.
-    pub fn insts(&self) -> &[Instruction] {
+    pub fn insts(&self) -> &[I] {
         &self.insts
     }
 
     /// The instructions, to rewrite in place (registers after allocation, say). Their
     /// number is fixed; an instruction that loses an address operand a relocation or
     /// label names makes [`Code::link`] or [`Code::rebase`] fail, not panic.
-    pub fn insts_mut(&mut self) -> &mut [Instruction] {
+    pub fn insts_mut(&mut self) -> &mut [I] {
         &mut self.insts
     }
 
     /// The encoded words.
-    pub fn words(&self) -> impl core::iter::Iterator<Item = u128> + '_ {
-        self.insts.iter().map(Instruction::encode)
+    pub fn words(&self) -> impl Iterator<Item = u128> + '_ {
+        self.insts.iter().map(I::encode)
     }
 
     /// The code as `INSTRUCTION_BYTES`-byte little-endian records.
-    pub fn to_bytes(&self) -> alloc::vec::Vec<u8> {
+    pub fn to_bytes(&self) -> Vec<u8> {
         self.words().flat_map(u128::to_le_bytes).collect()
     }
 
@@ -830,7 +842,7 @@ impl Code {
     }
 
     /// The names of the symbols, by [`Symbol::index`].
-    pub fn symbols(&self) -> &[alloc::string::String] {
+    pub fn symbols(&self) -> &[String] {
         &self.symbols
     }
 
@@ -860,7 +872,7 @@ impl Code {
     }
 
     /// Every bound label of this code with its address, in creation order.
-    pub fn labels(&self) -> impl core::iter::Iterator<Item = (Label, u64)> + '_ {
+    pub fn labels(&self) -> impl Iterator<Item = (Label, u64)> + '_ {
         self.labels
             .iter()
             .enumerate()
@@ -870,8 +882,8 @@ impl Code {
     /// The label references of the code: (instruction index, address operand, label)
     /// for each operand that names a label of this code, in instruction order. An
     /// object needs a relocation for those that are absolute in their instance
-    /// ([`Instruction::address_is_absolute`]): their value moves with the code.
-    pub fn label_refs(&self) -> impl core::iter::Iterator<Item = (usize, u8, Label)> + '_ {
+    /// ([`SpecInstruction::address_is_absolute`]): their value moves with the code.
+    pub fn label_refs(&self) -> impl Iterator<Item = (usize, u8, Label)> + '_ {
         self.uses.iter().filter_map(|u| match u.dest {
             Dest::Label(l) => Some((u.at, u.operand, self.identity.label(l))),
             Dest::Address(_) => None,
@@ -924,7 +936,7 @@ impl Code {
     /// every label reference and known address is resolved again, relative operands
     /// to a known address or a linked symbol included; relocations keep their offsets.
     /// Nothing changes on error.
-    pub fn rebase(&mut self, base: u64) -> Result<(), BufferError> {
+    pub fn rebase(&mut self, base: u64) -> Result<(), BufferError<I>> {
         check_base(base, self.insts.len())?;
         let mut insts = self.insts.clone();
         resolve_uses(&self.identity, base, &mut insts, &self.labels, &self.uses)?;

@@ -1,10 +1,19 @@
-// Hand-written assembly listing of placed code, emitted verbatim into the `backend`
-// module when the generated API has both the code buffer and the printer (see
-// `codegen::backend`). Spec-independent.
+//! The listing of placed code: assembly that `isa asm` reads back, for a spec whose
+//! instructions print ([`PrintInstruction`]).
+
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::fmt::Write;
+
+#[cfg(doc)]
+use super::CodeBuffer;
+use super::{Code, Reloc, INSTRUCTION_BYTES};
+use crate::backend::{PrintInstruction, SpecInstruction};
+use crate::print::FormatOptions;
 
 /// The ELF name of a relocation (`R_ISA_ADDR_REL`, `R_ISA_ADDR_ABS#1` for address
 /// operand 1), as `isa disasm` shows it.
-fn write_reloc_name<W: core::fmt::Write>(w: &mut W, r: &Reloc) -> core::fmt::Result {
+fn write_reloc_name<W: Write>(w: &mut W, r: &Reloc) -> core::fmt::Result {
     w.write_str(r.kind.elf_name())?;
     if r.operand != 0 {
         write!(w, "#{}", r.operand)?;
@@ -13,7 +22,7 @@ fn write_reloc_name<W: core::fmt::Write>(w: &mut W, r: &Reloc) -> core::fmt::Res
 }
 
 /// An addend as a listing writes it after its symbol: `+0x20`, `-0x10`, nothing for 0.
-fn write_addend<W: core::fmt::Write>(w: &mut W, addend: i64) -> core::fmt::Result {
+fn write_addend<W: Write>(w: &mut W, addend: i64) -> core::fmt::Result {
     // (`{:+#x}` would print a negative addend in two's complement.)
     match addend {
         0 => Ok(()),
@@ -24,7 +33,7 @@ fn write_addend<W: core::fmt::Write>(w: &mut W, addend: i64) -> core::fmt::Resul
 
 /// The label lines of instruction `i`: the name `given` for its address, then the
 /// names of the labels bound there (`named` is sorted by instruction).
-fn write_label_lines<W: core::fmt::Write>(
+fn write_label_lines<W: Write>(
     w: &mut W,
     named: &[(usize, &str)],
     i: usize,
@@ -42,7 +51,7 @@ fn write_label_lines<W: core::fmt::Write>(
     Ok(())
 }
 
-impl Code {
+impl<I: PrintInstruction> Code<I> {
     /// Writes the code as a listing `isa asm` reads back (with `-o FILE.o` when it has
     /// relocations): an `.extern` line per symbol, then an instruction a line with its
     /// address as a `/*…*/` prefix. Named labels ([`CodeBuffer::named_label`]) get a
@@ -51,12 +60,12 @@ impl Code {
     /// relocation still patches prints its symbol and addend (`` `(name+0x20) ``, not
     /// the address its placeholder code 0 means), with the relocation in a comment, as
     /// `isa disasm` prints an object file.
-    pub fn write_asm_with<W: core::fmt::Write>(&self, w: &mut W, o: &FormatOptions) -> core::fmt::Result {
+    pub fn write_asm_with<W: Write>(&self, w: &mut W, o: &FormatOptions<'_>) -> core::fmt::Result {
         for s in &self.symbols {
             writeln!(w, ".extern {s}")?;
         }
         // Named labels by the instruction they are bound to, in creation order there.
-        let mut named: alloc::vec::Vec<(usize, &str)> = self
+        let mut named: Vec<(usize, &str)> = self
             .labels
             .iter()
             .filter_map(|l| Some((l.at?, l.name.as_deref()?)))
@@ -87,7 +96,7 @@ impl Code {
             let relocs = &self.relocs[first..next];
             // An operand a relocation patches names its symbol and addend at the
             // address its placeholder code means.
-            let texts: alloc::vec::Vec<(u64, alloc::string::String)> = relocs
+            let texts: Vec<(u64, String)> = relocs
                 .iter()
                 .filter_map(|r| {
                     let a = insn.address(r.operand as usize, addr)?;
@@ -129,11 +138,11 @@ impl Code {
 
     /// [`Code::write_asm_with`] with no names but the labels' and symbols', into a
     /// `String`.
-    pub fn listing(&self) -> alloc::string::String {
+    pub fn listing(&self) -> String {
         // Through `fmt::Formatter`, whose printers `Display` compiles anyway: a
         // `String` writer would compile every opcode's printer a second time.
-        struct Listing<'c>(&'c Code);
-        impl core::fmt::Display for Listing<'_> {
+        struct Listing<'c, I: SpecInstruction>(&'c Code<I>);
+        impl<I: PrintInstruction> core::fmt::Display for Listing<'_, I> {
             fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
                 self.0.write_asm_with(f, &FormatOptions::DEFAULT)
             }
