@@ -700,3 +700,146 @@ fn errors_say_which_operand() {
     );
     assert_eq!(Flow::IndirectBranch.to_string(), "indirect-branch");
 }
+
+/// An instruction of the test set: one of its opcodes and a word. A word decodes when
+/// its `pq` field (ADD's field 5) holds no code above 7 and, for `BRA`, its `cond`
+/// field is not 3.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Insn {
+    op: u8,
+    word: u128,
+}
+
+const OPS: [&OpcodeInfo<File>; 4] = [&BRA, &CALL, &RET, &ADD];
+
+impl SpecInstruction for Insn {
+    type Opcode = u8;
+    type Reg = Reg;
+
+    fn opcode(&self) -> u8 {
+        self.op
+    }
+
+    fn info(&self) -> &'static OpcodeInfo<File> {
+        match self.op {
+            0 => &BRA,
+            1 => &CALL,
+            2 => &RET,
+            _ => &ADD,
+        }
+    }
+
+    fn encode(&self) -> u128 {
+        self.word
+    }
+
+    fn from_word(word: u128) -> Option<Insn> {
+        // The opcode stays what the test gave (the words carry no opcode bits).
+        let op = (word >> 120) as u8;
+        let bad = match op {
+            0 => BRA.fields[4].get(word) == 3,
+            3 => ADD.fields[5].get(word) > 7,
+            _ => false,
+        };
+        (!bad).then_some(Insn { op, word })
+    }
+
+    fn bitwidth(&self, operand: &str) -> Option<u32> {
+        (operand == "rb").then_some(64)
+    }
+}
+
+/// An instruction of opcode `op` (index into `OPS`) with `codes` set; the opcode is
+/// kept in bits 120 up, outside every field.
+fn insn(op: u8, codes: &[(usize, u128)]) -> Insn {
+    Insn {
+        op,
+        word: word(OPS[op as usize], codes) | u128::from(op) << 120,
+    }
+}
+
+#[test]
+fn an_instruction_type_answers_through_the_same_functions() {
+    for (op, codes) in [
+        (1u8, &[(2usize, 255u128)][..]),
+        (1, &[(2, 5)]),
+        (2, &[(2, 255)]),
+        (0, &[(0, 3), (2, 7)]),
+        (0, &[(3, 1), (2, 7)]),
+        (3, &[(0, 2), (2, 4), (3, 6), (4, 8), (5, 1)]),
+    ] {
+        let i = insn(op, codes);
+        let (info, w) = (i.info(), i.word);
+        assert_eq!(i.flow(), flow(info, w), "{i:?}");
+        assert_eq!(i.is_conditional(), is_conditional(info, w), "{i:?}");
+        assert_eq!(i.target_operand(), target_operand(info, w), "{i:?}");
+        assert_eq!(i.addresses(), info.addresses, "{i:?}");
+        assert_eq!(
+            i.address_is_absolute(0),
+            address_is_absolute(info, w, 0),
+            "{i:?}"
+        );
+        assert_eq!(i.address(0, 0x100), address(info, w, 0, 0x100), "{i:?}");
+        let ops: Vec<RegOperand<Reg>> = i.reg_operands().collect();
+        let want: Vec<RegOperand<Reg>> = reg_operands(info, w, |n| i.bitwidth(n)).collect();
+        assert_eq!(ops, want, "{i:?}");
+    }
+    // The flows differ by instance: the free functions are not all one answer.
+    assert_eq!(insn(1, &[(2, 255)]).flow(), Flow::Call);
+    assert_eq!(insn(1, &[(2, 5)]).flow(), Flow::IndirectCall);
+    assert!(insn(0, &[(0, 3)]).is_conditional());
+    assert!(!insn(0, &[]).is_conditional());
+    assert_eq!(insn(3, &[]).reg_operands().count(), 6);
+}
+
+#[test]
+fn an_instruction_type_changes_only_into_words_that_decode() {
+    // An address set, and read back.
+    let mut b = insn(0, &[]);
+    assert_eq!(b.set_address(0, 0x100, 0x80), Ok(()));
+    assert_eq!(b.address(0, 0x100), Some(0x80));
+    assert_eq!(b.op, 0);
+    // A target that does not fit changes nothing.
+    let before = b;
+    assert_eq!(b.set_address(0, 0, 1 << 40), Err(TargetError::OutOfRange));
+    assert_eq!(b, before);
+    // A word that does not decode (`cond` 3) is refused, the instruction unchanged.
+    let mut c = insn(0, &[(4, 3)]);
+    let before = c;
+    assert_eq!(c.set_address(0, 0, 0x40), Err(TargetError::OutOfRange));
+    assert_eq!(c, before);
+    // Registers rewritten.
+    let mut a = insn(3, &[(2, 4), (3, 6), (4, 8), (5, 1)]);
+    let moved = |o: &RegOperand<Reg>| match o.reg {
+        Reg::R(c) => Reg::R(c + 10),
+        p => p,
+    };
+    assert_eq!(a.map_regs(moved), Ok(()));
+    assert_eq!(ADD.fields[2].get(a.word), 14);
+    assert_eq!(ADD.fields[4].get(a.word), 18);
+    // Nothing to change: the same instruction.
+    let same = a;
+    assert_eq!(a.map_regs(|o| o.reg), Ok(()));
+    assert_eq!(a, same);
+    // A rewrite that does not decode names the last operand changed.
+    let mut p = insn(3, &[(5, 1)]);
+    let before = p;
+    let to_p8 = |o: &RegOperand<Reg>| {
+        if o.info.name == "pq" {
+            Reg::P(8)
+        } else {
+            o.reg
+        }
+    };
+    assert_eq!(p.map_regs(to_p8), Err(RegError::Undefined("pq")));
+    assert_eq!(p, before);
+    // An error of the rewrite itself.
+    let other = |o: &RegOperand<Reg>| {
+        if o.info.name == "ra" {
+            Reg::P(1)
+        } else {
+            o.reg
+        }
+    };
+    assert_eq!(p.map_regs(other), Err(RegError::WrongFile("ra")));
+}
