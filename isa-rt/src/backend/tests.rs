@@ -167,37 +167,29 @@ const ABS16: AddressInfo = AddressInfo {
     absolute_when: None,
 };
 
-/// `CALL`: to `ra + addr`, where `ra` (field 2) reads 0 as `RZ`.
-static CALL: OpcodeInfo<File> = info(
-    Flow::IndirectCall,
-    &[
-        PG,
-        PG_NOT,
-        field("ra", 24, 8, None),
-        field("addr", 64, 16, None),
-    ],
-    &[0, 1],
-    &[ABS16],
-    None,
-    Some((&[(2, 255)], 0)),
-    &[],
-);
+/// An indirect flow to `ra + addr`, where `ra` (field 2) reads 0 as `RZ`.
+const fn through_ra(flow: Flow) -> OpcodeInfo<File> {
+    info(
+        flow,
+        &[
+            PG,
+            PG_NOT,
+            field("ra", 24, 8, None),
+            field("addr", 64, 16, None),
+        ],
+        &[0, 1],
+        &[ABS16],
+        None,
+        Some((&[(2, 255)], 0)),
+        &[],
+    )
+}
 
-/// `RET`: to `ra + addr`, as `CALL`.
-static RET: OpcodeInfo<File> = info(
-    Flow::Return,
-    &[
-        PG,
-        PG_NOT,
-        field("ra", 24, 8, None),
-        field("addr", 64, 16, None),
-    ],
-    &[0, 1],
-    &[ABS16],
-    None,
-    Some((&[(2, 255)], 0)),
-    &[],
-);
+/// `CALL`: a call through `ra`.
+static CALL: OpcodeInfo<File> = through_ra(Flow::IndirectCall);
+
+/// `RET`: a return through `ra`.
+static RET: OpcodeInfo<File> = through_ra(Flow::Return);
 
 const fn reg(
     name: &'static str,
