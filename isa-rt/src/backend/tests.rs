@@ -167,16 +167,19 @@ const ABS16: AddressInfo = AddressInfo {
     absolute_when: None,
 };
 
-/// An indirect flow to `ra + addr`, where `ra` (field 2) reads 0 as `RZ`.
+/// The fields of an indirect flow to `ra + addr`, where `ra` (field 2) reads 0 as `RZ`.
+static RA_FIELDS: [FieldInfo; 4] = [
+    PG,
+    PG_NOT,
+    field("ra", 24, 8, None),
+    field("addr", 64, 16, None),
+];
+
+/// An indirect flow to `ra + addr`.
 const fn through_ra(flow: Flow) -> OpcodeInfo<File> {
     info(
         flow,
-        &[
-            PG,
-            PG_NOT,
-            field("ra", 24, 8, None),
-            field("addr", 64, 16, None),
-        ],
+        &RA_FIELDS,
         &[0, 1],
         &[ABS16],
         None,
