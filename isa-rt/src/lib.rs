@@ -53,3 +53,5 @@ pub mod print;
 pub mod regalloc;
 pub mod suggest;
 pub mod table;
+#[cfg(test)]
+mod testisa;

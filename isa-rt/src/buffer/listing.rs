@@ -22,7 +22,7 @@ fn write_reloc_name<W: Write>(w: &mut W, r: &Reloc) -> core::fmt::Result {
 }
 
 /// An addend as a listing writes it after its symbol: `+0x20`, `-0x10`, nothing for 0.
-fn write_addend<W: Write>(w: &mut W, addend: i64) -> core::fmt::Result {
+pub(super) fn write_addend<W: Write>(w: &mut W, addend: i64) -> core::fmt::Result {
     // (`{:+#x}` would print a negative addend in two's complement.)
     match addend {
         0 => Ok(()),

@@ -945,3 +945,6 @@ impl<I: SpecInstruction> Code<I> {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,653 @@
+//! The code buffer over the crate's test instruction set (`crate::testisa`): labels
+//! forward and backward, known addresses, symbols and their relocations, linking,
+//! rebasing, clones, names, virtual registers and the listing, with every error.
+
+extern crate std;
+use std::string::{String, ToString};
+use std::vec::Vec;
+
+use super::*;
+use crate::backend::{RegError, SpecInstruction};
+use crate::testisa::*;
+
+type Buf = CodeBuffer<Insn>;
+
+/// A branch (relative unless `abs`, 24 bits of 4-byte units).
+fn bra(abs: bool) -> Insn {
+    insn(0, &[(3, u128::from(abs))])
+}
+
+/// A call through `RZ` to an absolute 16-bit address.
+fn call() -> Insn {
+    insn(1, &[(2, 255)])
+}
+
+fn add() -> Insn {
+    insn(3, &[(2, 4), (3, 6), (4, 8), (5, 1)])
+}
+
+fn mov(rd: u128, ra: u128) -> Insn {
+    insn(4, &[(2, rd), (3, ra)])
+}
+
+#[test]
+fn labels_resolve_forward_and_backward_wherever_the_code_is_placed() {
+    let mut b = Buf::new(0x100).unwrap();
+    assert_eq!(
+        (b.base(), b.len(), b.is_empty(), b.here()),
+        (0x100, 0, true, 0x100)
+    );
+    let top = b.named_label("top").unwrap();
+    let end = b.new_label();
+    b.bind(top).unwrap();
+    assert_eq!(b.label_addr(top), Some(0x100));
+    assert_eq!(b.label_addr(end), None);
+    assert_eq!(b.push(add()), 0x100);
+    assert_eq!(b.push_to(bra(false), end).unwrap(), 0x110);
+    assert_eq!(b.push_to(bra(false), top).unwrap(), 0x120);
+    b.bind(end).unwrap();
+    assert_eq!((b.len(), b.is_empty(), b.here()), (3, false, 0x130));
+    assert_eq!(b.label_name(top), Some("top"));
+    assert_eq!(b.label_name(end), None);
+    let again = b.clone().finish().unwrap();
+    let code = b.finish_at(0x1000).unwrap();
+    assert_eq!(again.insts()[1].address(0, 0x110), Some(0x130));
+    assert_eq!(again.insts()[2].address(0, 0x120), Some(0x100));
+    // Placed elsewhere, the same labels.
+    assert_eq!(code.base(), 0x1000);
+    assert_eq!(code.addr_of(2), 0x1020);
+    assert_eq!(code.insts()[1].address(0, 0x1010), Some(0x1030));
+    assert_eq!(code.insts()[2].address(0, 0x1020), Some(0x1000));
+    assert_eq!(code.label_addr(top), Some(0x1000));
+    assert_eq!(code.label_addr(end), Some(0x1030));
+    assert_eq!(code.label_name(top), Some("top"));
+    let labels: Vec<(Label, u64)> = code.labels().collect();
+    assert_eq!(labels, [(top, 0x1000), (end, 0x1030)]);
+    let refs: Vec<(usize, u8, Label)> = code.label_refs().collect();
+    assert_eq!(refs, [(1, 0, end), (2, 0, top)]);
+    assert_eq!(code.len(), 3);
+    assert!(!code.is_empty());
+    let words: Vec<u128> = code.words().collect();
+    assert_eq!(
+        words,
+        code.insts().iter().map(|i| i.word).collect::<Vec<_>>()
+    );
+    let bytes = code.to_bytes();
+    assert_eq!(bytes.len(), 48);
+    assert_eq!(bytes[16..32], words[1].to_le_bytes());
+}
+
+#[test]
+fn rebasing_moves_labels_and_keeps_known_addresses() {
+    let mut b = Buf::new(0).unwrap();
+    let l = b.new_label();
+    b.push_to(bra(false), l).unwrap();
+    b.push_with(bra(false), 0, Target::Address(0x4000)).unwrap();
+    b.bind(l).unwrap();
+    b.push(add());
+    let mut code = b.finish().unwrap();
+    code.rebase(0x800).unwrap();
+    assert_eq!(code.base(), 0x800);
+    assert_eq!(code.insts()[0].address(0, 0x800), Some(0x820));
+    assert_eq!(code.insts()[1].address(0, 0x810), Some(0x4000));
+    // A base that cannot hold the code changes nothing.
+    let before = code.clone();
+    assert_eq!(code.rebase(0x808), Err(BufferError::MisalignedBase(0x808)));
+    let len = code.len();
+    assert_eq!(
+        code.rebase(u64::MAX - 0x1f),
+        Err(BufferError::Overflow {
+            base: u64::MAX - 0x1f,
+            len
+        })
+    );
+    assert_eq!(code, before);
+    // Exactly up to the end of the address space is fine.
+    let mut short = Buf::new(0).unwrap();
+    short.push(add());
+    assert!(short.finish_at(u64::MAX - 0xf).is_ok());
+}
+
+#[test]
+fn placing_code_says_what_is_wrong() {
+    assert_eq!(Buf::new(8).err(), Some(BufferError::MisalignedBase(8)));
+    let mut b = Buf::new(0).unwrap();
+    let l = b.named_label("l").unwrap();
+    b.bind(l).unwrap();
+    let e = b.bind(l).unwrap_err();
+    assert_eq!(
+        e,
+        BufferError::BoundTwice {
+            label: l,
+            name: Some("l".into()),
+            at: 0
+        }
+    );
+    assert_eq!(e.to_string(), "label `l` is bound twice (first to 0x0)");
+    // No address operand, or none the flow names among several.
+    assert_eq!(b.push_to(add(), l), Err(BufferError::NoAddress(3)));
+    assert_eq!(b.push_with(add(), 0, l), Err(BufferError::NoAddress(3)));
+    assert_eq!(
+        b.push_with(bra(false), 1, l),
+        Err(BufferError::NoAddress(0))
+    );
+    assert_eq!(
+        b.push_with(bra(false), 256, l),
+        Err(BufferError::NoAddress(0))
+    );
+    // A known address out of reach, at push time.
+    let far = b.push_with(call(), 0, Target::Address(0x1_0000));
+    assert_eq!(
+        far,
+        Err(BufferError::Target {
+            at: 0,
+            error: TargetError::OutOfRange
+        })
+    );
+    assert_eq!(b.len(), 0, "nothing pushed on error");
+    // A label never bound, with the address that used it.
+    let never = b.new_label();
+    b.push(add());
+    b.push_to(bra(false), never).unwrap();
+    let e = b.clone().finish().unwrap_err();
+    assert_eq!(
+        e,
+        BufferError::Unbound {
+            label: never,
+            name: None,
+            at: 0x10
+        }
+    );
+    assert_eq!(e.to_string(), "label #1 is never bound (used at 0x10)");
+    // A label bound past the reach of a relative operand: placed far away, it fits
+    // neither.
+    let mut f = Buf::new(0).unwrap();
+    let later = f.new_label();
+    f.push_to(bra(false), later).unwrap();
+    for _ in 0..4 {
+        f.push(add());
+    }
+    f.bind(later).unwrap();
+    assert!(f.clone().finish().is_ok());
+    let mut g = Buf::new(0).unwrap();
+    g.push_with(bra(false), 0, Target::Address(0x2000_0000))
+        .unwrap_err();
+    let mut h = Buf::new(0).unwrap();
+    h.push_with(bra(false), 0, Target::Address(0x1000)).unwrap();
+    // The same known address from far away does not fit.
+    assert_eq!(
+        h.finish_at(0x4000_0000).unwrap_err(),
+        BufferError::Target {
+            at: 0x4000_0000,
+            error: TargetError::OutOfRange
+        }
+    );
+}
+
+#[test]
+fn labels_and_symbols_belong_to_their_buffer_and_its_clones() {
+    let mut a = Buf::new(0).unwrap();
+    let mut other = Buf::new(0).unwrap();
+    let old = a.new_label();
+    let sym = a.symbol("ext").unwrap();
+    let mut c = a.clone();
+    let new_in_a = a.new_label();
+    let new_in_c = c.new_label();
+    assert_eq!(old.index(), 0);
+    assert_eq!(new_in_a.index(), 1);
+    assert_eq!(new_in_c.index(), 1);
+    // The clone takes what was made before it, and nothing after.
+    assert!(c.bind(old).is_ok());
+    assert_eq!(c.bind(new_in_a), Err(BufferError::ForeignLabel(new_in_a)));
+    assert_eq!(a.bind(new_in_c), Err(BufferError::ForeignLabel(new_in_c)));
+    assert_eq!(other.bind(old), Err(BufferError::ForeignLabel(old)));
+    assert_eq!(
+        other.push_to(call(), sym),
+        Err(BufferError::ForeignSymbol(sym))
+    );
+    assert!(c.push_to(call(), sym).is_ok());
+    assert_eq!(
+        BufferError::<Insn>::ForeignLabel(old).to_string(),
+        "label #0 belongs to another buffer"
+    );
+    assert_eq!(
+        BufferError::<Insn>::ForeignSymbol(sym).to_string(),
+        "symbol #0 belongs to another buffer"
+    );
+    // The clone's code names the symbol as its own, and a label of the first buffer
+    // made before the clone.
+    c.bind(new_in_c).unwrap();
+    let code = c.finish().unwrap();
+    assert_eq!(code.symbol_name(sym), Some("ext"));
+    assert_eq!(code.label_addr(old), Some(0));
+    assert_eq!(code.label_addr(new_in_a), None);
+    let sym_other = other.symbol("ext").unwrap();
+    assert_eq!(code.symbol_name(sym_other), None);
+    let labels: Vec<Label> = code.labels().map(|l| l.0).collect();
+    assert_eq!(labels, [old, new_in_c]);
+}
+
+#[test]
+fn names_read_back_and_are_given_once() {
+    let mut b = Buf::new(0).unwrap();
+    for bad in ["", "1a", "a-b", "a b", "é"] {
+        assert_eq!(
+            b.named_label(bad),
+            Err(BufferError::InvalidName(bad.into()))
+        );
+        assert_eq!(b.symbol(bad), Err(BufferError::InvalidName(bad.into())));
+    }
+    for good in ["a", "_a1", ".L$x", "A.b_c$9"] {
+        assert!(b.named_label(good).is_ok(), "{good}");
+    }
+    assert_eq!(b.named_label("a"), Err(BufferError::NameTaken("a".into())));
+    assert_eq!(b.symbol("a"), Err(BufferError::NameTaken("a".into())));
+    let s = b.symbol("f").unwrap();
+    assert_eq!(b.symbol("f"), Ok(s), "the same symbol for the same name");
+    assert_eq!(b.named_label("f"), Err(BufferError::NameTaken("f".into())));
+    let t = b.symbol("g").unwrap();
+    assert_eq!((s.index(), t.index()), (0, 1));
+    assert_eq!(
+        BufferError::<Insn>::InvalidName("1a".into()).to_string(),
+        "`1a` is no label name: use ASCII letters, digits, `_`, `.`, `$`, not first a digit"
+    );
+    assert_eq!(
+        BufferError::<Insn>::NameTaken("a".into()).to_string(),
+        "the name `a` is taken by a label"
+    );
+}
+
+#[test]
+fn symbols_become_relocations_until_linked() {
+    let mut b = Buf::new(0x40).unwrap();
+    let f = b.symbol("f").unwrap();
+    let g = b.symbol("g").unwrap();
+    b.push(add());
+    b.push_to(insn(1, &[(2, 255), (3, 0x1234)]), Target::Symbol(f, 0x20))
+        .unwrap();
+    b.push_to(bra(false), g).unwrap();
+    let mut code = b.finish().unwrap();
+    // The operand holds 0 until linked.
+    assert_eq!(CALL.fields[3].get(code.insts()[1].word), 0);
+    let relocs = code.relocs().to_vec();
+    assert_eq!(
+        relocs,
+        [
+            Reloc {
+                offset: 0x10,
+                operand: 0,
+                kind: RelocKind::Absolute,
+                symbol: f,
+                addend: 0x20
+            },
+            Reloc {
+                offset: 0x20,
+                operand: 0,
+                kind: RelocKind::Relative,
+                symbol: g,
+                addend: 0
+            },
+        ]
+    );
+    assert_eq!(code.symbols(), ["f", "g"]);
+    // An unknown symbol changes nothing.
+    let before = code.clone();
+    let e = code.link(|s| (s == "f").then_some(0x100)).unwrap_err();
+    assert_eq!(e, LinkError::Undefined("g".into()));
+    assert_eq!(e.to_string(), "undefined symbol `g`");
+    assert_eq!(code, before);
+    // A symbol out of reach changes nothing either.
+    let e = code
+        .link(|s| Some(if s == "f" { 0x1_0000 } else { 0x200 }))
+        .unwrap_err();
+    assert_eq!(
+        e,
+        LinkError::Target {
+            at: 0x50,
+            symbol: "f".into(),
+            error: TargetError::OutOfRange
+        }
+    );
+    assert_eq!(
+        e.to_string(),
+        "instruction at 0x50, relocation to `f`: the target does not fit the operand"
+    );
+    assert_eq!(code, before);
+    code.link(|s| Some(if s == "f" { 0x100 } else { 0x200 }))
+        .unwrap();
+    assert!(code.relocs().is_empty());
+    assert_eq!(code.insts()[1].address(0, 0x50), Some(0x120));
+    assert_eq!(code.insts()[2].address(0, 0x60), Some(0x200));
+    // Linked targets stay where they are when the code moves.
+    code.rebase(0x1000).unwrap();
+    assert_eq!(code.insts()[2].address(0, 0x1020), Some(0x200));
+}
+
+#[test]
+fn relocation_kinds_have_their_elf_types() {
+    assert_eq!(RelocKind::Relative.elf_name(), "R_ISA_ADDR_REL");
+    assert_eq!(RelocKind::Absolute.elf_name(), "R_ISA_ADDR_ABS");
+    for k in [0u8, 1, 7, 255] {
+        for kind in [RelocKind::Relative, RelocKind::Absolute] {
+            let t = kind.elf_type(k);
+            assert_eq!(RelocKind::from_elf_type(t), Some((kind, k)));
+        }
+    }
+    assert_eq!(RelocKind::Relative.elf_type(0), 1);
+    assert_eq!(RelocKind::Absolute.elf_type(0), 2);
+    assert_eq!(RelocKind::Absolute.elf_type(3), 8);
+    assert_eq!(RelocKind::from_elf_type(0), None);
+    assert_eq!(
+        RelocKind::from_elf_type(512),
+        Some((RelocKind::Absolute, 255))
+    );
+    assert_eq!(RelocKind::from_elf_type(513), None);
+    assert_eq!(
+        Target::from(Symbol {
+            buffer: 0,
+            index: 3
+        }),
+        Target::Symbol(
+            Symbol {
+                buffer: 0,
+                index: 3
+            },
+            0
+        )
+    );
+}
+
+#[test]
+fn a_listing_names_labels_symbols_and_relocations() {
+    let mut b = Buf::new(0x100).unwrap();
+    let f = b.symbol("f").unwrap();
+    let top = b.named_label("top").unwrap();
+    let skip = b.named_label("skip").unwrap();
+    let plain = b.new_label();
+    b.bind(top).unwrap();
+    b.push_to(bra(false), skip).unwrap();
+    b.push_to(call(), Target::Symbol(f, -0x10)).unwrap();
+    b.bind(skip).unwrap();
+    b.bind(plain).unwrap();
+    b.push_to(bra(false), top).unwrap();
+    b.push_to(bra(false), plain).unwrap();
+    let end = b.named_label("end").unwrap();
+    b.bind(end).unwrap();
+    let code = b.finish().unwrap();
+    let want = "\
+.extern f
+top:
+/*0100*/  BRA `(skip) ;
+/*0110*/  CALL `(f-0x10) ;  // R_ISA_ADDR_ABS f-0x10
+skip:
+/*0120*/  BRA `(top) ;
+/*0130*/  BRA `(skip) ;
+end:
+";
+    assert_eq!(code.listing(), want);
+    // Names given for addresses come first.
+    let mut out = String::new();
+    let names = |a: u64| (a == 0x120).then_some("here");
+    let o = crate::print::FormatOptions {
+        symbols: Some(&names),
+        ..crate::print::FormatOptions::new()
+    };
+    code.write_asm_with(&mut out, &o).unwrap();
+    assert!(out.contains("here:\nskip:\n/*0120*/"), "{out}");
+    assert!(out.contains("/*0130*/  BRA `(here) ;"), "{out}");
+}
+
+#[test]
+fn addends_print_signed() {
+    let mut t = String::new();
+    listing::write_addend(&mut t, 0).unwrap();
+    listing::write_addend(&mut t, 0x20).unwrap();
+    listing::write_addend(&mut t, -0x10).unwrap();
+    listing::write_addend(&mut t, i64::MIN).unwrap();
+    assert_eq!(t, "+0x20-0x10-0x8000000000000000");
+}
+
+#[test]
+fn virtual_registers_are_checked_where_they_stand() {
+    let mut b = Buf::new(0).unwrap();
+    assert_eq!(b.vreg(File::R, 0), Err(AllocError::Width(File::R, 0)));
+    assert_eq!(b.vreg(File::P, 7), Err(AllocError::Width(File::P, 7)));
+    let v = b.vreg(File::R, 2).unwrap();
+    let p = b.vreg(File::P, 6).unwrap();
+    assert_eq!(
+        (v.file(), v.index(), v.width(), v.first(), v.count()),
+        (File::R, 0, 2, 0, 2)
+    );
+    assert_eq!(p.index(), 1);
+    assert_eq!(v.to_string(), "%Reg0");
+    let lo = v.part(0, 1).unwrap();
+    assert_eq!(lo.to_string(), "%Reg0[0:0]");
+    assert_eq!(v.part(1, 2), None);
+    assert_eq!(v.part(0, 0), None);
+    assert_eq!(lo.whole(), v);
+    let at = b.push(add());
+    // `rd` takes a pair, `ra` one register.
+    assert!(b.set_virtual(at, "rd", v).is_ok());
+    assert!(b.has_virtual());
+    assert_eq!(
+        b.set_virtual(at, "ra", v),
+        Err(AllocError::Mismatch {
+            at: 0,
+            operand: "ra",
+            takes: (File::R, 1),
+            given: v
+        })
+    );
+    let e = b.set_virtual(at, "UPR", lo).unwrap_err();
+    assert_eq!(
+        e,
+        AllocError::NoOperand {
+            at: 0,
+            operand: "UPR".into(),
+            takes: std::vec!["pg", "rd", "ra", "rb", "pq"]
+        }
+    );
+    assert_eq!(
+        e.to_string(),
+        "instruction at 0x0: no register operand `UPR` takes a register of its own; these do: `pg` `rd` `ra` `rb` `pq`"
+    );
+    assert_eq!(
+        b.set_virtual(0x10, "rd", v),
+        Err(AllocError::NoInstruction(0x10))
+    );
+    assert_eq!(
+        b.set_virtual(0x8, "rd", v),
+        Err(AllocError::NoInstruction(0x8))
+    );
+    // Another buffer's.
+    let mut other = Buf::new(0).unwrap();
+    let w = other.vreg(File::R, 2).unwrap();
+    assert_eq!(b.set_virtual(at, "rd", w), Err(AllocError::Foreign(w)));
+    // Finishing with a virtual register left is an error.
+    assert_eq!(
+        b.clone().finish().unwrap_err(),
+        BufferError::Virtual { at: 0, vreg: v }
+    );
+}
+
+#[test]
+fn allocation_gives_registers_and_removes_copies_that_became_identities() {
+    let mut b = Buf::new(0).unwrap();
+    let x = b.vreg(File::R, 1).unwrap();
+    let y = b.vreg(File::R, 1).unwrap();
+    // x = R7 (a fixed register); y = x; R9 = y.
+    let a0 = b.push(mov(0, 7));
+    b.set_virtual(a0, "rd", x).unwrap();
+    let a1 = b.push(mov(0, 0));
+    b.set_virtual(a1, "rd", y).unwrap();
+    b.set_virtual(a1, "ra", x).unwrap();
+    b.mark_copy(a1).unwrap();
+    let a2 = b.push(mov(9, 0));
+    b.set_virtual(a2, "ra", y).unwrap();
+    let abi = Abi {
+        exit_reads: std::vec![Reg::R(9)],
+        ..Abi::default()
+    };
+    let got = b.allocate_checked(&abi).unwrap();
+    assert_eq!(got.removed_copies, 1);
+    assert!(!b.has_virtual());
+    let rx = got.reg(x).unwrap();
+    assert_eq!(got.reg(y), Some(rx), "the copy's two ends share a register");
+    let code = b.finish().unwrap();
+    assert_eq!(code.len(), 2);
+    let Reg::R(r) = rx else { panic!("{rx:?}") };
+    assert_eq!(MOV.fields[2].get(code.insts()[0].word), u128::from(r));
+    assert_eq!(MOV.fields[3].get(code.insts()[1].word), u128::from(r));
+    // Another buffer's virtual register has no register here.
+    let mut other = Buf::new(0).unwrap();
+    let z = other.vreg(File::R, 1).unwrap();
+    assert_eq!(got.reg(z), None);
+}
+
+#[test]
+fn copies_are_marked_only_where_an_instruction_copies() {
+    let mut b = Buf::new(0).unwrap();
+    let m = b.push(mov(1, 2));
+    let a = b.push(add());
+    assert_eq!(b.mark_copy(m), Ok(()));
+    assert_eq!(b.mark_copy(a), Err(AllocError::NotACopy(0x10)));
+    assert_eq!(b.mark_copy(0x20), Err(AllocError::NoInstruction(0x20)));
+    assert_eq!(
+        AllocError::<Insn>::NotACopy(0x10).to_string(),
+        "instruction at 0x10 is no copy of one register operand into another"
+    );
+}
+
+#[test]
+fn assignment_takes_the_registers_given_or_says_why_not() {
+    let mut b = Buf::new(0).unwrap();
+    let v = b.vreg(File::R, 2).unwrap();
+    let unused = b.vreg(File::R, 1).unwrap();
+    let at = b.push(add());
+    b.set_virtual(at, "rd", v).unwrap();
+    for bad in [Reg::P(0), Reg::R(255), Reg::R(254)] {
+        // (A clone: its virtual registers carry its own identity.)
+        let e = b.clone().assign(|_| bad).unwrap_err();
+        let AllocError::Assigned { vreg, reg } = e else {
+            panic!("{e:?}")
+        };
+        assert_eq!((vreg.index(), vreg.width(), reg), (0, 2, bad));
+    }
+    assert_eq!(
+        AllocError::<Insn>::Assigned {
+            vreg: v,
+            reg: Reg::R(254)
+        }
+        .to_string(),
+        "%Reg0 was given R254: it needs 2 numbered `Reg` register(s) from there"
+    );
+    let got = b.assign(|_| Reg::R(20)).unwrap();
+    assert_eq!(got.reg(v), Some(Reg::R(20)));
+    assert_eq!(got.reg(v.part(1, 1).unwrap()), Some(Reg::R(21)));
+    assert_eq!(got.reg(unused), None, "a value no operand names gets none");
+    let code = b.finish().unwrap();
+    assert_eq!(ADD.fields[2].get(code.insts()[0].word), 20);
+    // An allocation retires the buffer's virtual registers.
+    let mut c = Buf::new(0).unwrap();
+    let w = c.vreg(File::R, 1).unwrap();
+    let at = c.push(mov(0, 0));
+    c.set_virtual(at, "rd", w).unwrap();
+    c.assign(|_| Reg::R(3)).unwrap();
+    assert_eq!(c.set_virtual(at, "rd", w), Err(AllocError::Foreign(w)));
+}
+
+#[test]
+fn registers_run_out_with_what_holds_them() {
+    let mut b = Buf::new(0).unwrap();
+    // Six predicate values live at once in a file of six.
+    let mut vs = Vec::new();
+    for _ in 0..7 {
+        let v = b.vreg(File::P, 1).unwrap();
+        let at = b.push(insn(3, &[(5, 0)]));
+        b.set_virtual(at, "pq", v).unwrap();
+        vs.push(v);
+    }
+    for &v in &vs {
+        let at = b.push(insn(3, &[(0, 0)]));
+        b.set_virtual(at, "pg", v).unwrap();
+    }
+    let e = b.allocate(&Abi::default()).unwrap_err();
+    let AllocError::OutOfRegisters { value, live, .. } = &e else {
+        panic!("{e:?}")
+    };
+    assert_eq!(value.file(), File::P);
+    assert_eq!(live.len(), 6);
+    assert!(
+        e.to_string()
+            .contains("no 1 free consecutive `Pred` registers for %Pred"),
+        "{e}"
+    );
+    assert_eq!(
+        AllocError::<Insn>::Rewrite {
+            at: 0x20,
+            error: RegError::Undefined("pq")
+        }
+        .to_string(),
+        "instruction at 0x20: operand `pq`: the new register makes an undefined instruction word"
+    );
+}
+
+#[test]
+fn indirect_branch_targets_are_labels_of_the_buffer() {
+    let mut b = Buf::new(0).unwrap();
+    let l = b.new_label();
+    let at = b.push(add());
+    assert_eq!(b.set_targets(at, &[l]), Ok(()));
+    assert_eq!(
+        b.set_targets(0x10, &[l]),
+        Err(BufferError::Alloc(AllocError::NoInstruction(0x10)))
+    );
+    let mut other = Buf::new(0).unwrap();
+    let foreign = other.new_label();
+    assert_eq!(
+        b.set_targets(at, &[foreign]),
+        Err(BufferError::ForeignLabel(foreign))
+    );
+    assert_eq!(b.__code_buffer().len(), 1);
+}
+
+#[test]
+fn error_messages_name_what_is_wrong() {
+    let e: BufferError<Insn> = AllocError::NotAllocatable(File::P).into();
+    assert_eq!(
+        e.to_string(),
+        "`Pred` has no numbered registers to allocate"
+    );
+    let cases: [(BufferError<Insn>, &str); 4] = [
+        (
+            BufferError::MisalignedBase(8),
+            "base address 0x8 is not a multiple of 16",
+        ),
+        (
+            BufferError::Overflow { base: 0x10, len: 3 },
+            "3 instructions from 0x10 run past the end of the address space",
+        ),
+        (
+            BufferError::NoAddress(3),
+            "`3` has no single address operand to take a target",
+        ),
+        (
+            BufferError::Target {
+                at: 0x20,
+                error: TargetError::Misaligned(4),
+            },
+            "instruction at 0x20: the target is not a multiple of 0x4 bytes away",
+        ),
+    ];
+    for (e, want) in cases {
+        assert_eq!(e.to_string(), want);
+    }
+    assert_eq!(
+        AllocError::<Insn>::Width(File::R, 0).to_string(),
+        "no value of 0 registers fits `Reg`"
+    );
+    assert_eq!(
+        AllocError::<Insn>::Check("x".into()).to_string(),
+        "the allocation does not check: x"
+    );
+}
