@@ -32,7 +32,8 @@ pub struct FieldInfo {
     pub name: &'static str,
     /// First bit.
     pub start: u32,
-    /// Width in bits (1 to 128).
+    /// Width in bits (1 to 128 in a spec's tables; [`FieldInfo::get`] and
+    /// [`FieldInfo::set`] read 0 and 128 or more as no bits and all of them).
     pub width: u32,
     /// Spec name of the field's type.
     pub type_name: &'static str,
@@ -62,16 +63,33 @@ impl FieldInfo {
         }
     }
 
-    /// The field's raw bits in `word`.
-    pub const fn get(&self, word: u128) -> u128 {
-        (word >> self.start) & (u128::MAX >> (128 - self.width))
+    /// The field's bits from bit 0: none for a width of 0, all for 128 or more.
+    const fn mask(&self) -> u128 {
+        match u128::MAX.checked_shr(128u32.saturating_sub(self.width)) {
+            Some(m) if self.width > 0 => m,
+            _ => 0,
+        }
     }
 
-    /// `word` with the field set to the low bits of `code`.
+    /// The field's raw bits in `word` (0 for a field that starts past the word).
+    pub const fn get(&self, word: u128) -> u128 {
+        match word.checked_shr(self.start) {
+            Some(v) => v & self.mask(),
+            None => 0,
+        }
+    }
+
+    /// `word` with the field set to the low bits of `code` (unchanged for a field that
+    /// starts past the word; the bits of a field that runs past it are dropped there).
     pub const fn set(&self, word: u128, code: u128) -> u128 {
-        let mask = (u128::MAX >> (128 - self.width)) << self.start;
+        let (Some(mask), Some(code)) = (
+            self.mask().checked_shl(self.start),
+            code.checked_shl(self.start),
+        ) else {
+            return word;
+        };
         // The bits where the word and the code differ, flipped.
-        word ^ ((word ^ (code << self.start)) & mask)
+        word ^ ((word ^ code) & mask)
     }
 }
 

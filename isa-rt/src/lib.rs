@@ -27,7 +27,7 @@
 //! `no_std`, no dependencies. The feature `alloc` (on by default) adds what allocates:
 //! [`table::TableBuf`], tables built at run time, and the printer's planner; the
 //! features `regalloc` (on by default, with `alloc`) and `asm` (on by default) add
-//! `regalloc` and `asm`, which the code a spec's crate generates uses and its
+//! `regalloc` and `buffer` (the code buffer allocates registers), and `asm`, which the code a spec's crate generates uses and its
 //! generator does not. A crate generated from a
 //! spec works with the version of this crate its generator was released with: use the
 //! same version of `isa-gen`/`isa-macros` and `isa-rt`.

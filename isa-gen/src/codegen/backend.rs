@@ -22,7 +22,8 @@ impl Gen<'_> {
             .collect()
     }
 
-    /// The spec-independent runtime, `RegFile`, and `RegRef`'s conversions.
+    /// The `backend` module (`isa-rt`'s backend and code buffer under this crate's
+    /// names), the traits' impls, `RegFile`, and `RegRef`'s conversions.
     pub(super) fn backend(&self) -> TokenStream {
         // The listing prints instructions: only with the printer.
         let print = (!self.options.skip_asm).then(|| {

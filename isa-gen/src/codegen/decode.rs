@@ -359,7 +359,8 @@ impl Gen<'_> {
             .collect()
     }
 
-    /// The decoder: `decode_opcode`, the tables and the verbatim runtime.
+    /// The decoder: `decode_opcode`, the tables, and the typed layer over
+    /// `isa_rt::decode`.
     pub(super) fn decoder(&self) -> TokenStream {
         let m = self.model;
         let n = m.opcodes.len();
@@ -568,7 +569,7 @@ impl Gen<'_> {
         let nl = lit(n as u128, "usize");
         let slots_l = lit(slots as u128, "usize");
         let fast_len_l = lit(fast_len as u128, "usize");
-        let typed = self.decoded();
+        let typed = self.decoded(fast_len);
         quote! {
             #typed
             #decode_opcode
@@ -614,7 +615,10 @@ impl Gen<'_> {
 
     /// `Decoded`, the validated word, and the decoder's entry points over the tables:
     /// the typed layer of `isa_rt::decode`.
-    fn decoded(&self) -> TokenStream {
+    fn decoded(&self, fast_len: usize) -> TokenStream {
+        // The entry the fast test read, as it reads it (modulo the tables' length), is
+        // the one `opcode_of` turns into an opcode.
+        let entries = lit(fast_len as u128 - 1, "usize");
         quote! {
             /// An instruction word that decodes, and its opcode: what [`Decoded::decode`]
             /// returns without building the typed instruction. It is a validated word:
@@ -726,7 +730,7 @@ impl Gen<'_> {
             /// can be (or that opcode cannot be checked there).
             #[inline(always)]
             const fn decode_fast(word: u128) -> Option<Decoded> {
-                let op = decode_opcode(word);
+                let op = decode_opcode(word) & #entries;
                 if DECODE.accepts(DECODE_SHAPE, word, op) {
                     Some(Decoded { lo: word as u64, hi: (word >> 64) as u64, opcode: opcode_of(op) })
                 } else {

@@ -91,6 +91,14 @@ pub type FileOf<I> = <<I as SpecInstruction>::Reg as Register>::File;
 /// with its typed codec; the others are this module's functions over its
 /// [`OpcodeInfo`] and word, as the generated crate's own methods of the same names
 /// are.
+///
+/// # Panics
+///
+/// The functions of this module, and so the provided methods and the code buffer,
+/// trust the tables `info` returns as a generator writes them: every field index
+/// (in `conditions`, `addresses`, `regs`, `direct`, an address's `absolute_when`)
+/// names a field of `fields`, and `guard_fields` is at most the length of
+/// `conditions`. An index out of range panics.
 pub trait SpecInstruction: Copy + Eq + core::fmt::Debug + core::hash::Hash + 'static {
     /// The spec's opcodes.
     type Opcode: Copy + Eq + core::fmt::Debug + core::fmt::Display + core::hash::Hash + 'static;
@@ -331,13 +339,15 @@ pub fn offset_of(code: u128, shift: u32, width: u32, signed: bool) -> u64 {
     } else {
         code
     };
-    (v as u64).wrapping_shl(shift)
+    // A unit of 2^64 bytes or more: every offset is 0 modulo 2^64.
+    (v as u64).checked_shl(shift).unwrap_or(0)
 }
 
 /// The code of an address operand of `width` bits (two's complement when `signed`),
 /// in units of `1 << shift` bytes, that names `target` counting from `base` (the next
 /// instruction's address, or 0 for an absolute address), or why there is none. The
-/// distance is taken modulo 2^64, as a signed number.
+/// distance is taken modulo 2^64, as a signed number. A unit of 2^64 bytes or more
+/// is [`TargetError::Misaligned`]`(u64::MAX)` for any other distance than 0.
 pub fn offset_code(
     base: u64,
     target: u64,
@@ -347,7 +357,7 @@ pub fn offset_code(
 ) -> Result<u128, TargetError> {
     let delta = target.wrapping_sub(base) as i64 as i128;
     // A unit of 2^127 bytes or more: only a distance of 0 is a multiple of it.
-    let Some(align) = 1i128.checked_shl(shift).filter(|&a| a > 0) else {
+    let Some(align) = 1i128.checked_shl(shift).filter(|a| a.is_positive()) else {
         return if delta == 0 {
             Ok(0)
         } else {
@@ -360,8 +370,16 @@ pub fn offset_code(
         ));
     }
     let v = delta >> shift;
+    // A field of no bits names only the distance 0.
+    if width == 0 {
+        return if v == 0 {
+            Ok(0)
+        } else {
+            Err(TargetError::OutOfRange)
+        };
+    }
     // The field's range (a field of 126 bits or more holds any `i64` distance).
-    let w = width.clamp(1, 126);
+    let w = width.min(126);
     let (lo, hi) = if signed {
         (-(1i128 << (w - 1)), (1i128 << (w - 1)) - 1)
     } else {

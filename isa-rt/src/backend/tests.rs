@@ -24,6 +24,20 @@ fn fields_read_and_write_their_own_bits_only() {
     let top = field("t", 127, 1, None);
     assert_eq!(top.set(0, 1), 1 << 127);
     assert_eq!(top.get(1 << 127), 1);
+    // Tables no generator writes: no bits, more than the word, past the word.
+    let none = field("n", 8, 0, None);
+    assert_eq!(none.get(u128::MAX), 0);
+    assert_eq!(none.set(0x5500, 0xff), 0x5500);
+    let wide = field("w", 0, 200, None);
+    assert_eq!(wide.get(u128::MAX - 2), u128::MAX - 2);
+    assert_eq!(wide.set(1, 6), 6);
+    let past = field("p", 130, 4, None);
+    assert_eq!(past.get(u128::MAX), 0);
+    assert_eq!(past.set(0x77, 0xf), 0x77);
+    // A field that runs past the word keeps the bits inside it.
+    let over = field("o", 124, 8, None);
+    assert_eq!(over.get(u128::MAX), 0xf);
+    assert_eq!(over.set(0, 0xff), 0xf << 124);
 }
 
 #[test]
@@ -283,8 +297,20 @@ fn offsets_read_and_encode_at_every_width() {
         offset_code(0, 0x400, 2, 8, false),
         Err(TargetError::OutOfRange)
     );
-    // A field of no bits reads as its code.
+    // A field of no bits reads as its code, and names only the distance 0.
     assert_eq!(offset_of(5, 0, 0, true), 5);
+    assert_eq!(offset_code(0x10, 0x10, 0, 0, true), Ok(0));
+    assert_eq!(
+        offset_code(0x10, 0x0f, 0, 0, true),
+        Err(TargetError::OutOfRange)
+    );
+    assert_eq!(
+        offset_code(0x10, 0x11, 0, 0, false),
+        Err(TargetError::OutOfRange)
+    );
+    // A unit of 2^64 bytes or more: every offset is 0 modulo 2^64.
+    assert_eq!(offset_of(3, 64, 8, false), 0);
+    assert_eq!(offset_of(3, 63, 8, false), 1 << 63);
     // A field of 128 bits: any distance, sign-extended from bit 127.
     assert_eq!(offset_of(u128::MAX, 0, 128, true), u64::MAX);
     assert_eq!(offset_of(u128::MAX, 4, 128, true), u64::MAX << 4);

@@ -139,8 +139,8 @@ impl<I: PrintInstruction> Code<I> {
     /// [`Code::write_asm_with`] with no names but the labels' and symbols', into a
     /// `String`.
     pub fn listing(&self) -> String {
-        // Through `fmt::Formatter`, whose printers `Display` compiles anyway: a
-        // `String` writer would compile every opcode's printer a second time.
+        // Through `fmt::Formatter`, as `Display` writes: one writer type for every
+        // listing.
         struct Listing<'c, I: SpecInstruction>(&'c Code<I>);
         impl<I: PrintInstruction> core::fmt::Display for Listing<'_, I> {
             fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {

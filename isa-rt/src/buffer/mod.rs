@@ -185,7 +185,7 @@ impl RelocKind {
             return None;
         }
         let k = ((t - 1) / 2) as u8;
-        let kind = if (t - 1) % 2 == 1 {
+        let kind = if t.is_multiple_of(2) {
             RelocKind::Absolute
         } else {
             RelocKind::Relative

@@ -72,6 +72,8 @@ fn labels_resolve_forward_and_backward_wherever_the_code_is_placed() {
         words,
         code.insts().iter().map(|i| i.word).collect::<Vec<_>>()
     );
+    assert!(!code.is_empty());
+    assert!(Buf::new(0).unwrap().finish().unwrap().is_empty());
     let bytes = code.to_bytes();
     assert_eq!(bytes.len(), 48);
     assert_eq!(bytes[16..32], words[1].to_le_bytes());
@@ -318,6 +320,9 @@ fn symbols_become_relocations_until_linked() {
     assert!(code.relocs().is_empty());
     assert_eq!(code.insts()[1].address(0, 0x50), Some(0x120));
     assert_eq!(code.insts()[2].address(0, 0x60), Some(0x200));
+    // Instructions rewritten in place stay placed.
+    code.insts_mut()[0] = mov(1, 2);
+    assert_eq!(code.insts()[0], mov(1, 2));
     // Linked targets stay where they are when the code moves.
     code.rebase(0x1000).unwrap();
     assert_eq!(code.insts()[2].address(0, 0x1020), Some(0x200));
@@ -342,6 +347,8 @@ fn relocation_kinds_have_their_elf_types() {
         Some((RelocKind::Absolute, 255))
     );
     assert_eq!(RelocKind::from_elf_type(513), None);
+    assert_eq!(RelocKind::from_elf_type(3), Some((RelocKind::Relative, 1)));
+    assert_eq!(RelocKind::from_elf_type(4), Some((RelocKind::Absolute, 1)));
     assert_eq!(
         Target::from(Symbol {
             buffer: 0,

@@ -122,6 +122,7 @@ impl<const N: usize, const S: usize, D> FastTables<N, S, D> {
     /// word, and more words are read at once.
     #[inline(always)]
     pub const fn accepts(&self, shape: Shape, word: u128, op: usize) -> bool {
+        const { assert!(N.is_power_of_two(), "the tables' length is a power of two") };
         let op = op & (N - 1);
         let lo = word as u64;
         let hi = (word >> 64) as u64;

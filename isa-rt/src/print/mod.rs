@@ -466,7 +466,7 @@ impl<'t> Printer<'_, 't, '_> {
                         let o = self.o;
                         let rel = |shift: u8| {
                             (self.addr as i128)
-                                .wrapping_add(16)
+                                .wrapping_add(crate::info::INSTRUCTION_BYTES.into())
                                 .wrapping_add(v.wrapping_shl(shift as u32))
                         };
                         match r.addr {
