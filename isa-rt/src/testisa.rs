@@ -267,10 +267,12 @@ pub struct Insn {
     pub word: u128,
 }
 
-pub const OPS: [&OpcodeInfo<File>; 5] = [&BRA, &CALL, &RET, &ADD, &MOV];
+pub const OPS: [&OpcodeInfo<File>; 9] = [&BRA, &CALL, &RET, &ADD, &MOV, &MOVI, &MOVP, &MOVW, &CMP];
 
 /// The opcodes' names, by `Insn::op`.
-pub const NAMES: [&str; 5] = ["BRA", "CALL", "RET", "ADD", "MOV"];
+pub const NAMES: [&str; 9] = [
+    "BRA", "CALL", "RET", "ADD", "MOV", "MOVI", "MOVP", "MOVW", "CMP",
+];
 
 const fn operand(name: &'static str) -> OperandInfo {
     OperandInfo::new(
@@ -282,31 +284,64 @@ const fn operand(name: &'static str) -> OperandInfo {
     )
 }
 
-/// `MOV rd, ra`: a copy of `ra` (field 3) into `rd` (field 2).
-pub static MOV: OpcodeInfo<File> = OpcodeInfo {
-    order: &[operand("pg"), operand("rd"), operand("ra")],
-    ..info(
-        Flow::Next,
-        &[
-            PG,
-            PG_NOT,
-            field("rd", 16, 8, None),
-            field("ra", 24, 8, None),
-        ],
-        &[0, 1],
-        &[],
-        None,
-        None,
-        &[
-            RegOperandInfo {
-                guard: true,
-                ..reg("pg", File::P, Access::Read, Some(0), 0, 1, false)
-            },
-            reg("rd", File::R, Access::Write, Some(2), 0, 1, false),
-            reg("ra", File::R, Access::Read, Some(3), 0, 1, false),
-        ],
-    )
+/// The fields of the copies and `CMP`: `rd` (field 2) and `ra` (field 3).
+static TWO_FIELDS: [FieldInfo; 4] = [
+    PG,
+    PG_NOT,
+    field("rd", 16, 8, None),
+    field("ra", 24, 8, None),
+];
+
+/// An opcode over `TWO_FIELDS` with these operands and register operands.
+const fn two(
+    order: &'static [OperandInfo],
+    regs: &'static [RegOperandInfo<File>],
+) -> OpcodeInfo<File> {
+    OpcodeInfo {
+        order,
+        regs,
+        ..info(Flow::Next, &TWO_FIELDS, &[0, 1], &[], None, None, &[])
+    }
+}
+
+const GUARD: RegOperandInfo<File> = RegOperandInfo {
+    guard: true,
+    ..reg("pg", File::P, Access::Read, Some(0), 0, 1, false)
 };
+const RA: RegOperandInfo<File> = reg("ra", File::R, Access::Read, Some(3), 0, 1, false);
+static ORDER3: [OperandInfo; 3] = [operand("pg"), operand("rd"), operand("ra")];
+static ORDER4: [OperandInfo; 4] = [operand("pg"), operand("rd"), operand("ra"), operand("imm")];
+static MOV_REGS: [RegOperandInfo<File>; 3] = [
+    GUARD,
+    reg("rd", File::R, Access::Write, Some(2), 0, 1, false),
+    RA,
+];
+static MOVP_REGS: [RegOperandInfo<File>; 3] = [
+    GUARD,
+    reg("rd", File::P, Access::Write, Some(2), 0, 1, false),
+    RA,
+];
+static MOVW_REGS: [RegOperandInfo<File>; 3] = [
+    GUARD,
+    reg("rd", File::R, Access::Write, Some(2), 0, 2, false),
+    RA,
+];
+static CMP_REGS: [RegOperandInfo<File>; 3] = [
+    GUARD,
+    reg("rd", File::R, Access::Read, Some(2), 0, 1, false),
+    RA,
+];
+
+/// `MOV rd, ra`: a copy of `ra` (field 3) into `rd` (field 2).
+pub static MOV: OpcodeInfo<File> = two(&ORDER3, &MOV_REGS);
+/// `MOVI rd, ra, imm`: as `MOV`, with one more operand (no copy).
+pub static MOVI: OpcodeInfo<File> = two(&ORDER4, &MOV_REGS);
+/// `MOVP pd, ra`: into a predicate (no copy: two files).
+pub static MOVP: OpcodeInfo<File> = two(&ORDER3, &MOVP_REGS);
+/// `MOVW rd, ra`: a pair from one register (no copy: two widths).
+pub static MOVW: OpcodeInfo<File> = two(&ORDER3, &MOVW_REGS);
+/// `CMP rd, ra`: reads both (no copy).
+pub static CMP: OpcodeInfo<File> = two(&ORDER3, &CMP_REGS);
 
 impl SpecInstruction for Insn {
     type Opcode = u8;

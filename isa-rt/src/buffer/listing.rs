@@ -26,7 +26,7 @@ pub(super) fn write_addend<W: Write>(w: &mut W, addend: i64) -> core::fmt::Resul
     // (`{:+#x}` would print a negative addend in two's complement.)
     match addend {
         0 => Ok(()),
-        a if a < 0 => write!(w, "-{:#x}", a.unsigned_abs()),
+        a if a.is_negative() => write!(w, "-{:#x}", a.unsigned_abs()),
         a => write!(w, "+{a:#x}"),
     }
 }
@@ -84,11 +84,9 @@ impl<I: PrintInstruction> Code<I> {
         for (k, insn) in self.insts.iter().enumerate() {
             let addr = self.addr_of(k);
             write_label_lines(w, &named, k, o.symbols.and_then(|f| f(addr)))?;
-            // This instruction's relocations (they are in instruction order).
+            // This instruction's relocations: they are in instruction order, each at
+            // the offset of an instruction of the code.
             let offset = INSTRUCTION_BYTES.wrapping_mul(k as u64);
-            while self.relocs.get(next).is_some_and(|r| r.offset < offset) {
-                next += 1;
-            }
             let first = next;
             while self.relocs.get(next).is_some_and(|r| r.offset == offset) {
                 next += 1;

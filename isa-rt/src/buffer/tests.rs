@@ -427,6 +427,13 @@ fn virtual_registers_are_checked_where_they_stand() {
     );
     assert_eq!(p.index(), 1);
     assert_eq!(v.to_string(), "%Reg0");
+    let hi = v.part(1, 1).unwrap();
+    assert_eq!((hi.first(), hi.count(), hi.whole().first()), (1, 1, 0));
+    assert_eq!(hi.to_string(), "%Reg0[1:1]");
+    // A value of another type in a hole is put in its place.
+    let mut slot = 0u32;
+    assert_eq!(Hole::<u32, File>::fill(7u32, &mut slot), None);
+    assert_eq!(slot, 7);
     let lo = v.part(0, 1).unwrap();
     assert_eq!(lo.to_string(), "%Reg0[0:0]");
     assert_eq!(v.part(1, 2), None);
@@ -518,7 +525,16 @@ fn copies_are_marked_only_where_an_instruction_copies() {
     let a = b.push(add());
     assert_eq!(b.mark_copy(m), Ok(()));
     assert_eq!(b.mark_copy(a), Err(AllocError::NotACopy(0x10)));
-    assert_eq!(b.mark_copy(0x20), Err(AllocError::NoInstruction(0x20)));
+    // Under a guard (its write conditional) it still copies.
+    let g = b.push(insn(4, &[(0, 1), (2, 1), (3, 2)]));
+    assert_eq!(b.mark_copy(g), Ok(()));
+    // One more operand, another file, another width, no write: no copy.
+    for op in 5..=8 {
+        let at = b.push(insn(op, &[(2, 1), (3, 2)]));
+        let name = NAMES[op as usize];
+        assert_eq!(b.mark_copy(at), Err(AllocError::NotACopy(at)), "{name}");
+    }
+    assert_eq!(b.mark_copy(0x1000), Err(AllocError::NoInstruction(0x1000)));
     assert_eq!(
         AllocError::<Insn>::NotACopy(0x10).to_string(),
         "instruction at 0x10 is no copy of one register operand into another"
@@ -547,6 +563,15 @@ fn assignment_takes_the_registers_given_or_says_why_not() {
         }
         .to_string(),
         "%Reg0 was given R254: it needs 2 numbered `Reg` register(s) from there"
+    );
+    // The last numbered register holds a value of one.
+    let mut one = Buf::new(0).unwrap();
+    let u = one.vreg(File::R, 1).unwrap();
+    let at = one.push(mov(0, 0));
+    one.set_virtual(at, "rd", u).unwrap();
+    assert_eq!(
+        one.assign(|_| Reg::R(254)).unwrap().reg(u),
+        Some(Reg::R(254))
     );
     let got = b.assign(|_| Reg::R(20)).unwrap();
     assert_eq!(got.reg(v), Some(Reg::R(20)));
@@ -588,6 +613,26 @@ fn registers_run_out_with_what_holds_them() {
         e.to_string()
             .contains("no 1 free consecutive `Pred` registers for %Pred"),
         "{e}"
+    );
+    let whole = AllocError::<Insn>::OutOfRegisters {
+        at: 0x30,
+        value: vs[0],
+        live: std::vec![(Some(vs[1]), Reg::P(0)), (None, Reg::P(1))],
+        divergent: None,
+    };
+    assert_eq!(
+        whole.to_string(),
+        "instruction at 0x30: no 1 free consecutive `Pred` registers for %Pred0; live there: %Pred1 in P0, P1 (fixed)"
+    );
+    let apart = AllocError::<Insn>::OutOfRegisters {
+        at: 0x30,
+        value: vs[0],
+        live: std::vec![(None, Reg::P(1))],
+        divergent: Some(0x10),
+    };
+    assert_eq!(
+        apart.to_string(),
+        "instruction at 0x30: no 1 free consecutive `Pred` registers for %Pred0; held by the values that may run apart after the divergent branch at 0x10: P1 (fixed)"
     );
     assert_eq!(
         AllocError::<Insn>::Rewrite {

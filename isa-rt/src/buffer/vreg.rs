@@ -456,18 +456,22 @@ impl<I: SpecInstruction> CodeBuffer<I> {
         let info = insn.info();
         let guards = info.regs.iter().filter(|r| r.guard).count();
         let ops: Vec<RegOperand<I::Reg>> = insn.reg_operands().filter(|o| !o.info.guard).collect();
-        let copy = info.order.len() == guards + 2
-            && ops.len() == 2
-            && ops[0].reg.file() == ops[1].reg.file()
-            && ops[0].count == ops[1].count
-            && ops
-                .iter()
-                .filter(|o| o.access.writes() && !o.access.reads())
-                .count()
-                == 1
-            && ops.iter().filter(|o| o.access == Access::Read).count() == 1;
-        if !copy {
-            return Err(AllocError::NotACopy(at));
+        let not_a_copy = Err(AllocError::NotACopy(at));
+        // Two register operands, one read and one written (perhaps under a guard).
+        let (from, to) = match ops.as_slice() {
+            [a, b] => match (a.access, b.access) {
+                (Access::Read, Access::Write | Access::CondWrite) => (a, b),
+                (Access::Write | Access::CondWrite, Access::Read) => (b, a),
+                _ => return not_a_copy,
+            },
+            _ => return not_a_copy,
+        };
+        // No other operand, and the same registers on both sides.
+        if info.order.len() != guards + 2
+            || from.reg.file() != to.reg.file()
+            || from.count != to.count
+        {
+            return not_a_copy;
         }
         self.virt.copies.push(i);
         Ok(())
@@ -529,7 +533,8 @@ impl<I: SpecInstruction> CodeBuffer<I> {
                 first: 0,
                 count: width,
             };
-            if (k as u32) < self.virt.retired || !named[k] {
+            // (Values already allocated are retired: no operand names them.)
+            if !named[k] {
                 first.push(None);
                 continue;
             }
