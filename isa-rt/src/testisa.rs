@@ -267,11 +267,13 @@ pub struct Insn {
     pub word: u128,
 }
 
-pub const OPS: [&OpcodeInfo<File>; 9] = [&BRA, &CALL, &RET, &ADD, &MOV, &MOVI, &MOVP, &MOVW, &CMP];
+pub const OPS: [&OpcodeInfo<File>; 10] = [
+    &BRA, &CALL, &RET, &ADD, &MOV, &MOVI, &MOVP, &MOVW, &CMP, &MOVR,
+];
 
 /// The opcodes' names, by `Insn::op`.
-pub const NAMES: [&str; 9] = [
-    "BRA", "CALL", "RET", "ADD", "MOV", "MOVI", "MOVP", "MOVW", "CMP",
+pub const NAMES: [&str; 10] = [
+    "BRA", "CALL", "RET", "ADD", "MOV", "MOVI", "MOVP", "MOVW", "CMP", "MOVR",
 ];
 
 const fn operand(name: &'static str) -> OperandInfo {
@@ -326,6 +328,11 @@ static MOVW_REGS: [RegOperandInfo<File>; 3] = [
     reg("rd", File::R, Access::Write, Some(2), 0, 2, false),
     RA,
 ];
+static MOVR_REGS: [RegOperandInfo<File>; 3] = [
+    GUARD,
+    RA,
+    reg("rd", File::R, Access::Write, Some(2), 0, 1, false),
+];
 static CMP_REGS: [RegOperandInfo<File>; 3] = [
     GUARD,
     reg("rd", File::R, Access::Read, Some(2), 0, 1, false),
@@ -342,6 +349,8 @@ pub static MOVP: OpcodeInfo<File> = two(&ORDER3, &MOVP_REGS);
 pub static MOVW: OpcodeInfo<File> = two(&ORDER3, &MOVW_REGS);
 /// `CMP rd, ra`: reads both (no copy).
 pub static CMP: OpcodeInfo<File> = two(&ORDER3, &CMP_REGS);
+/// `MOVR rd, ra`: `MOV` with its register operands listed read first.
+pub static MOVR: OpcodeInfo<File> = two(&ORDER3, &MOVR_REGS);
 
 impl SpecInstruction for Insn {
     type Opcode = u8;

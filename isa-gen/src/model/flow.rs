@@ -178,18 +178,19 @@ impl Model {
         };
         let f = &op.fields[field];
         let (width, signed) = self.offset_type(f);
-        let w = width.min(f.width);
-        isa_rt::backend::offset_code(base, target, shift, w, signed).map_err(|e| match e {
+        isa_rt::backend::offset_code(base, target, shift, width, signed).map_err(|e| match e {
             isa_rt::backend::TargetError::Misaligned(align) => TargetError::Misaligned { align },
             _ => TargetError::OutOfRange,
         })
     }
 
-    /// How an address operand's field reads as a number: its type's width and sign.
+    /// How an address operand's field reads as a number: the bits it holds (its type's
+    /// width, or the field's where the field is narrower, as the generated tables say)
+    /// and their sign.
     fn offset_type(&self, f: &super::Field) -> (u32, bool) {
         let t = self.ty(f.ty);
         (
-            t.width,
+            t.width.min(f.width),
             matches!(t.kind, super::TypeKind::Immediate { signed: true }),
         )
     }

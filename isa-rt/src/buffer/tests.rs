@@ -525,9 +525,12 @@ fn copies_are_marked_only_where_an_instruction_copies() {
     let a = b.push(add());
     assert_eq!(b.mark_copy(m), Ok(()));
     assert_eq!(b.mark_copy(a), Err(AllocError::NotACopy(0x10)));
-    // Under a guard (its write conditional) it still copies.
+    // Under a guard (its write conditional) it still copies; and with the read
+    // operand listed first.
     let g = b.push(insn(4, &[(0, 1), (2, 1), (3, 2)]));
     assert_eq!(b.mark_copy(g), Ok(()));
+    let r = b.push(insn(9, &[(2, 1), (3, 2)]));
+    assert_eq!(b.mark_copy(r), Ok(()));
     // One more operand, another file, another width, no write: no copy.
     for op in 5..=8 {
         let at = b.push(insn(op, &[(2, 1), (3, 2)]));
@@ -702,4 +705,140 @@ fn error_messages_name_what_is_wrong() {
         AllocError::<Insn>::Check("x".into()).to_string(),
         "the allocation does not check: x"
     );
+}
+
+/// `MOV rd, ra` with either a fixed register (`Ok`) or a virtual one (`Err`) on each
+/// side, pushed at the buffer's end.
+fn push_mov(b: &mut Buf, rd: Result<u8, VRegOf<Insn>>, ra: Result<u8, VRegOf<Insn>>) -> u64 {
+    let code = |r: Result<u8, _>| u128::from(r.unwrap_or(0));
+    let at = b.push(mov(code(rd), code(ra)));
+    if let Err(v) = rd {
+        b.set_virtual(at, "rd", v).unwrap();
+    }
+    if let Err(v) = ra {
+        b.set_virtual(at, "ra", v).unwrap();
+    }
+    at
+}
+
+#[test]
+fn removing_copies_moves_labels_references_and_relocations() {
+    let mut b = Buf::new(0).unwrap();
+    let f = b.symbol("f").unwrap();
+    let back = b.new_label();
+    let ahead = b.new_label();
+    let x = b.vreg(File::R, 1).unwrap();
+    let y = b.vreg(File::R, 1).unwrap();
+    b.bind(back).unwrap();
+    push_mov(&mut b, Err(x), Ok(7));
+    let copy = push_mov(&mut b, Err(y), Err(x));
+    b.mark_copy(copy).unwrap();
+    b.push_to(bra(false), ahead).unwrap();
+    b.push_to(call(), Target::Symbol(f, 0)).unwrap();
+    b.push_to(bra(false), back).unwrap();
+    b.bind(ahead).unwrap();
+    push_mov(&mut b, Ok(9), Err(y));
+    let got = b.allocate_checked(&Abi::default()).unwrap();
+    assert_eq!(got.removed_copies, 1);
+    let code = b.finish().unwrap();
+    assert_eq!(code.len(), 5);
+    assert_eq!(code.label_addr(back), Some(0));
+    assert_eq!(code.label_addr(ahead), Some(0x40));
+    assert_eq!(code.insts()[1].address(0, 0x10), Some(0x40));
+    assert_eq!(code.insts()[3].address(0, 0x30), Some(0));
+    let refs: Vec<(usize, u8, Label)> = code.label_refs().collect();
+    assert_eq!(refs, [(1, 0, ahead), (3, 0, back)]);
+    assert_eq!(code.relocs()[0].offset, 0x20);
+    assert_eq!(code.insts()[4].op, 4);
+}
+
+#[test]
+fn a_raw_relative_offset_keeps_every_copy() {
+    let build = |raw: bool| {
+        let mut b = Buf::new(0).unwrap();
+        let x = b.vreg(File::R, 1).unwrap();
+        let y = b.vreg(File::R, 1).unwrap();
+        push_mov(&mut b, Err(x), Ok(7));
+        let copy = push_mov(&mut b, Err(y), Err(x));
+        b.mark_copy(copy).unwrap();
+        if raw {
+            // An offset the buffer knows no target of.
+            b.push(insn(0, &[(2, 2)]));
+        } else {
+            // Absolute, a known address, a label: all known.
+            b.push(insn(0, &[(2, 2), (3, 1)]));
+            b.push_with(bra(false), 0, Target::Address(0x100)).unwrap();
+            let l = b.new_label();
+            b.push_to(bra(false), l).unwrap();
+            b.bind(l).unwrap();
+        }
+        push_mov(&mut b, Ok(9), Err(y));
+        let n = b.len();
+        let got = b.allocate_checked(&Abi::default()).unwrap();
+        (got.removed_copies, n - b.len())
+    };
+    assert_eq!(build(true), (0, 0));
+    assert_eq!(build(false), (1, 1));
+}
+
+#[test]
+fn reserved_and_fixed_registers_hold_no_value() {
+    let mut b = Buf::new(0).unwrap();
+    let x = b.vreg(File::R, 1).unwrap();
+    let p = b.vreg(File::P, 1).unwrap();
+    push_mov(&mut b, Err(x), Ok(1));
+    // R4 written while `x` is live.
+    push_mov(&mut b, Ok(4), Ok(2));
+    let at = b.push(insn(3, &[(5, 0)]));
+    b.set_virtual(at, "pq", p).unwrap();
+    push_mov(&mut b, Ok(9), Err(x));
+    let at = b.push(insn(3, &[(0, 0)]));
+    b.set_virtual(at, "pg", p).unwrap();
+    let abi = Abi {
+        reserved: std::vec![Reg::R(0), Reg::P(0), Reg::R(255)],
+        exit_reads: std::vec![Reg::R(4), Reg::R(9)],
+        ..Abi::default()
+    };
+    let got = b.allocate_checked(&abi).unwrap();
+    let rx = got.reg(x).unwrap();
+    assert!(![Reg::R(0), Reg::R(4)].contains(&rx), "{rx:?}");
+    assert_ne!(got.reg(p), Some(Reg::P(0)));
+}
+
+#[test]
+fn a_value_live_across_a_call_lives_through_the_callee() {
+    let mut b = Buf::new(0).unwrap();
+    let callee = b.new_label();
+    let other = b.new_label();
+    let x = b.vreg(File::R, 1).unwrap();
+    push_mov(&mut b, Err(x), Ok(1));
+    b.push_to(bra(false), other).unwrap();
+    b.bind(other).unwrap();
+    b.push_to(call(), callee).unwrap();
+    push_mov(&mut b, Ok(9), Err(x));
+    b.bind(callee).unwrap();
+    // The callee writes R0 and returns through R10.
+    push_mov(&mut b, Ok(0), Ok(6));
+    b.push(insn(2, &[(2, 10)]));
+    let abi = Abi {
+        exit_reads: std::vec![Reg::R(9)],
+        ..Abi::default()
+    };
+    let got = b.allocate_checked(&abi).unwrap();
+    assert_ne!(got.reg(x), Some(Reg::R(0)));
+}
+
+#[test]
+fn a_call_last_and_a_label_at_the_end_allocate() {
+    let mut b = Buf::new(0).unwrap();
+    let x = b.vreg(File::R, 1).unwrap();
+    let start = b.new_label();
+    let end = b.new_label();
+    b.bind(start).unwrap();
+    push_mov(&mut b, Err(x), Ok(1));
+    push_mov(&mut b, Ok(9), Err(x));
+    b.push_to(bra(false), end).unwrap();
+    b.push_to(call(), start).unwrap();
+    b.bind(end).unwrap();
+    assert!(b.allocate_checked(&Abi::default()).is_ok());
 }

@@ -572,9 +572,11 @@ impl<I: SpecInstruction> CodeBuffer<I> {
                 else {
                     return op.reg;
                 };
+                // (Registers of the value's file: `assign` checks it, and the
+                // allocator gives no other.)
                 match first[v.value as usize].and_then(|r| r.offset(v.first)) {
-                    Some(r) if r.file() == v.file => r,
-                    _ => {
+                    Some(r) => r,
+                    None => {
                         bad = Some(v);
                         op.reg
                     }
@@ -603,7 +605,7 @@ impl<I: SpecInstruction> CodeBuffer<I> {
                 let to = ops.iter().find(|o| o.access == Access::Write);
                 let uses_other = ops.len() != 2;
                 if let (Some(a), Some(b), false) = (from, to, uses_other) {
-                    if a.reg == b.reg && a.count == b.count && !a.reg.is_constant() {
+                    if a.reg == b.reg && a.count == b.count {
                         removed.push(i);
                     }
                 }
