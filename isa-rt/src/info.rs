@@ -65,9 +65,10 @@ impl FieldInfo {
 
     /// The field's bits from bit 0: none for a width of 0, all for 128 or more.
     const fn mask(&self) -> u128 {
+        // (A width of 0 shifts by 128: no bits.)
         match u128::MAX.checked_shr(128u32.saturating_sub(self.width)) {
-            Some(m) if self.width > 0 => m,
-            _ => 0,
+            Some(m) => m,
+            None => 0,
         }
     }
 
