@@ -569,7 +569,7 @@ impl Gen<'_> {
         let nl = lit(n as u128, "usize");
         let slots_l = lit(slots as u128, "usize");
         let fast_len_l = lit(fast_len as u128, "usize");
-        let typed = self.decoded(fast_len);
+        let typed = self.decoded();
         quote! {
             #typed
             #decode_opcode
@@ -591,8 +591,9 @@ impl Gen<'_> {
                 debug_assert!(op >= 1 && op <= OPCODES);
                 // SAFETY: `Opcode` is `#[repr(#repr)]` with the implicit discriminants 0
                 // to `OPCODES - 1`, and `op - 1` is one of them: the exact path reads
-                // `DECODE_EXACT[op - 1]` first, and the fast test refuses every word for
-                // the other entries (asserted below, when compiling).
+                // `DECODE_EXACT[op - 1]` first, and the fast path passes the entry its
+                // test read (`FastTables::accept`), which refuses every word for the
+                // other entries (asserted below, when compiling).
                 unsafe { core::mem::transmute::<#repr, Opcode>((op - 1) as #repr) }
             }
             /// The fast tests: the opcodes' entries (from 1), padded to a power of two.
@@ -615,10 +616,7 @@ impl Gen<'_> {
 
     /// `Decoded`, the validated word, and the decoder's entry points over the tables:
     /// the typed layer of `isa_rt::decode`.
-    fn decoded(&self, fast_len: usize) -> TokenStream {
-        // The entry the fast test read, as it reads it (modulo the tables' length), is
-        // the one `opcode_of` turns into an opcode.
-        let entries = lit(fast_len as u128 - 1, "usize");
+    fn decoded(&self) -> TokenStream {
         quote! {
             /// An instruction word that decodes, and its opcode: what [`Decoded::decode`]
             /// returns without building the typed instruction. It is a validated word:
@@ -730,11 +728,9 @@ impl Gen<'_> {
             /// can be (or that opcode cannot be checked there).
             #[inline(always)]
             const fn decode_fast(word: u128) -> Option<Decoded> {
-                let op = decode_opcode(word) & #entries;
-                if DECODE.accepts(DECODE_SHAPE, word, op) {
-                    Some(Decoded { lo: word as u64, hi: (word >> 64) as u64, opcode: opcode_of(op) })
-                } else {
-                    None
+                match DECODE.accept(DECODE_SHAPE, word, decode_opcode(word)) {
+                    Some(op) => Some(Decoded { lo: word as u64, hi: (word >> 64) as u64, opcode: opcode_of(op) }),
+                    None => None,
                 }
             }
 

@@ -116,12 +116,20 @@ pub struct FastTables<const N: usize, const S: usize, D> {
 }
 
 impl<const N: usize, const S: usize, D> FastTables<N, S, D> {
-    /// Whether entry `op` (of `decode_opcode`, taken modulo `N`) accepts `word`: every
-    /// operation is a load indexed by the entry or plain arithmetic, the same for every
-    /// opcode, so that on a stream from memory as few operations as can wait on each
-    /// word, and more words are read at once.
+    /// Whether entry `op` (of `decode_opcode`, taken modulo `N`) accepts `word` (see
+    /// [`FastTables::accept`]).
     #[inline(always)]
     pub const fn accepts(&self, shape: Shape, word: u128, op: usize) -> bool {
+        self.accept(shape, word, op).is_some()
+    }
+
+    /// The entry that accepts `word`, when entry `op` (of `decode_opcode`, taken
+    /// modulo `N`) does: the index a generated crate turns into the opcode, the one
+    /// this test read. Every operation is a load indexed by the entry or plain
+    /// arithmetic, the same for every opcode, so that on a stream from memory as few
+    /// operations as can wait on each word, and more words are read at once.
+    #[inline(always)]
+    pub const fn accept(&self, shape: Shape, word: u128, op: usize) -> Option<usize> {
         const { assert!(N.is_power_of_two(), "the tables' length is a power of two") };
         let op = op & (N - 1);
         let lo = word as u64;
@@ -133,7 +141,7 @@ impl<const N: usize, const S: usize, D> FastTables<N, S, D> {
             (self.bits_lo[op], self.bits_hi[op])
         };
         if (lo & self.mask_lo[op]) != want_lo || (hi & self.mask_hi[op]) != want_hi {
-            return false;
+            return None;
         }
         let mut k = 0;
         while k < S {
@@ -154,11 +162,11 @@ impl<const N: usize, const S: usize, D> FastTables<N, S, D> {
                 c.dshift[op],
                 shape,
             ) {
-                return false;
+                return None;
             }
             k += 1;
         }
-        true
+        Some(op)
     }
 
     /// Whether every entry but the `opcodes` opcodes' (entry 0 and those past them)

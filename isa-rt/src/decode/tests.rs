@@ -103,7 +103,9 @@ fn the_fast_test_accepts_exactly_the_defined_words() {
             }
         }
         // The entry is taken modulo the tables' length.
-        assert!(t.accepts(s, 0x101, 5));
+        assert_eq!(t.accept(s, 0x101, 5), Some(1));
+        assert_eq!(t.accept(s, 0x101, 1), Some(1));
+        assert_eq!(t.accept(s, 0x402, 6), Some(2));
         assert!(!t.accepts(s, 0x101, 4));
     }
 }
