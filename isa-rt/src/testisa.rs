@@ -369,7 +369,7 @@ impl SpecInstruction for Insn {
     }
 
     fn from_word(word: u128) -> Option<Insn> {
-        // The opcode stays what the test gave (the words carry no opcode bits).
+        // The opcode is kept in bits 120 up, outside every field (see `insn`).
         let op = (word >> 120) as u8;
         let bad = match op {
             0 => BRA.fields[4].get(word) == 3,
