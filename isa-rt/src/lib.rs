@@ -15,7 +15,8 @@
 //! - [`decode`]: the decoder's tests of a word against an opcode's tables;
 //! - [`lex`]: one line of assembly into guard, mnemonic parts and operand tokens;
 //! - `asm` (feature `asm`): the assembler's matcher, a lexed line against the forms of
-//!   its mnemonic (the opcodes described by static tables), and its errors;
+//!   its mnemonic (the opcodes as constants of a generated crate, or built at run
+//!   time from a spec), and its errors;
 //! - [`num`]: numbers written as the printers write them;
 //! - [`suggest`]: did-you-mean suggestions for misspelt names;
 //! - [`table`]: the table schema, what the engines read about a spec;
@@ -27,8 +28,8 @@
 //! `no_std`, no dependencies. The feature `alloc` (on by default) adds what allocates:
 //! [`table::TableBuf`], tables built at run time, and the printer's planner; the
 //! features `regalloc` (on by default, with `alloc`) and `asm` (on by default) add
-//! `regalloc` and `buffer` (the code buffer allocates registers), and `asm`, which the code a spec's crate generates uses and its
-//! generator does not. A crate generated from a
+//! `regalloc` and `buffer` (the code buffer allocates registers), and `asm`, the
+//! matcher. A crate generated from a
 //! spec works with the version of this crate its generator was released with: use the
 //! same version of `isa-gen`/`isa-macros` and `isa-rt`.
 

@@ -33,6 +33,7 @@
 //! (`` `(.L_x) ``) in branch-target operands, signed immediates written as their bit
 //! pattern (`0xffffffff` for `-1`).
 
+mod forms;
 pub mod lex;
 pub mod omit;
 mod parse;
@@ -42,8 +43,7 @@ pub mod tables;
 
 pub use isa_rt::print::FormatOptions;
 
-pub(crate) use expected_kind as expected_kind_pub;
-pub(crate) use parse::required_after as required_after_pub;
+pub(crate) use forms::{names as names_of_type, reg_files, Forms};
 
 use std::collections::HashMap;
 use std::fmt;
@@ -459,15 +459,6 @@ pub(crate) fn expected_kind(model: &Model, op: &crate::model::Opcode, o: &Operan
     }
 }
 
-/// Formats a signed value in hex (`0x1f`, `-0x1`).
-pub(crate) fn hex(v: i128) -> String {
-    if v < 0 {
-        format!("-{:#x}", v.unsigned_abs())
-    } else {
-        format!("{v:#x}")
-    }
-}
-
 /// Sign-extends the low `width` bits of `code`.
 pub(crate) fn sign_extend(code: u128, width: u32) -> i128 {
     if width == 0 || width >= 128 {
@@ -493,7 +484,5 @@ mod tests {
         assert_eq!(sign_extend(1, 1), -1);
         assert_eq!(sign_extend(u128::MAX, 128), -1);
         assert_eq!(sign_extend(5, 0), 5, "no bits: the code as it is");
-        assert_eq!(hex(-16), "-0x10");
-        assert_eq!(hex(0), "0x0");
     }
 }

@@ -12,7 +12,7 @@ use isa_rt::table::{
     SubRow, TableBuf, TypeKind, TypeRow,
 };
 
-use super::{omit, parse, print, Assembler, SubKind};
+use super::{forms, omit, print, Assembler, SubKind};
 use crate::model::expr::CExpr;
 use crate::model::{Address, Model, OperandKind as ModelOperand, TypeKind as ModelType};
 
@@ -126,7 +126,7 @@ fn opcode_row(t: &mut TableBuf, a: &Assembler, i: usize) -> OpcodeRow {
     let mnemonic = t.str(&super::mnemonic(model, i));
     let mods = t.indices(oa.modifiers.iter().map(|&m| f16(m)));
 
-    let required_after = parse::required_after(a, i);
+    let required_after = forms::required_after(a, i);
     let mut rows = Vec::with_capacity(oa.operands.len());
     for (k, o) in oa.operands.iter().enumerate() {
         let kind = match o.kind {

@@ -14,6 +14,7 @@ mod backend;
 mod decode;
 pub mod docs;
 mod expr;
+mod forms;
 mod instruction;
 mod metadata;
 pub mod names;
@@ -96,6 +97,7 @@ pub fn generate(model: &Model, sources: &SourceMap, options: &Options) -> String
     out.push_str(&render::render(tokens));
     if !options.skip_asm {
         out.push_str(&tables::tables_static(&gen.asm.tables()));
+        out.push_str(&forms::forms_text(&gen));
     }
     out
 }
@@ -233,7 +235,7 @@ impl Gen<'_> {
         let (asm_exports, asm_parse) = if self.options.skip_asm {
             (quote! {}, quote! {})
         } else {
-            (self.asm_exports(), self.parse_dispatch(&self.asm))
+            (self.asm_exports(), self.parse_dispatch())
         };
         let mut root = BTreeSet::new();
         for part in [

@@ -249,17 +249,28 @@ fn sub(s: &mut String, r: &SubRow) {
 }
 
 fn op(s: &mut String, o: &Op) {
+    op_in(s, o, "e");
+}
+
+/// Step `o` of an expression, the module `isa_rt::expr` named `e`.
+pub(super) fn op_in(s: &mut String, o: &Op, e: &str) {
     match *o {
         // `i128::MIN` has no literal (its magnitude overflows `i128`): its path.
-        Op::Int(i128::MIN) => s.push_str("e::Op::Int(i128::MIN)"),
+        Op::Int(i128::MIN) => {
+            let _ = write!(s, "{e}::Op::Int(i128::MIN)");
+        }
         Op::Int(v) => {
-            let _ = write!(s, "e::Op::Int({v})");
+            let _ = write!(s, "{e}::Op::Int({v})");
         }
         Op::Field(f) => {
-            let _ = write!(s, "e::Op::Field({f})");
+            let _ = write!(s, "{e}::Op::Field({f})");
         }
-        Op::Not => s.push_str("e::Op::Not"),
-        Op::Neg => s.push_str("e::Op::Neg"),
+        Op::Not => {
+            let _ = write!(s, "{e}::Op::Not");
+        }
+        Op::Neg => {
+            let _ = write!(s, "{e}::Op::Neg");
+        }
         Op::Bin(b) => {
             let b = match b {
                 BinOp::Or => "Or",
@@ -274,7 +285,7 @@ fn op(s: &mut String, o: &Op) {
                 BinOp::Sub => "Sub",
                 BinOp::Mul => "Mul",
             };
-            let _ = write!(s, "e::Op::Bin(e::BinOp::{b})");
+            let _ = write!(s, "{e}::Op::Bin({e}::BinOp::{b})");
         }
     }
 }

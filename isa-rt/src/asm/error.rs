@@ -1,18 +1,21 @@
 //! The error a line of assembly gets, and its message: the words every assembler of
 //! the toolchain says (`isa-gen/src/asm/` renders its own; `isa-gen/tests/asm.rs`
-//! compares them). No allocation: errors hold byte spans, numbers and static strings.
+//! compares them). No allocation: errors hold byte spans, numbers and text of the
+//! spec's tables (`'t`).
+
+use core::fmt::{self, Write};
 
 use super::RegFile;
 
 /// Why a line of assembly was rejected, and where (`start..end`, bytes of the line).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct AsmError {
+pub struct AsmError<'t> {
     /// First byte of the offending text in the line.
     pub start: usize,
     /// One past its last byte (equal to `start` at the end of the line).
     pub end: usize,
     /// What is wrong.
-    pub kind: AsmErrorKind,
+    pub kind: AsmErrorKind<'t>,
 }
 
 /// What is wrong with a line of assembly.
@@ -20,7 +23,7 @@ pub struct AsmError {
 // an error is made once per rejected line, so its size costs nothing that matters.
 #[allow(clippy::large_enum_variant)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AsmErrorKind {
+pub enum AsmErrorKind<'t> {
     /// Malformed text: what was expected (the message adds what was found).
     Syntax(&'static str),
     /// Malformed text: a complete message; `{}` stands for the offending text.
@@ -28,79 +31,79 @@ pub enum AsmErrorKind {
     /// A line with no instruction (empty, only a comment, or only `;`).
     Empty,
     /// The mnemonic names no instruction; the nearest valid ones.
-    UnknownMnemonic([&'static str; 3]),
+    UnknownMnemonic([&'t str; 3]),
     /// A modifier the instruction does not have: the mnemonic, the nearest valid ones,
     /// and all of them (`.A .B`, said when none is near).
-    UnknownModifier(&'static str, [&'static str; 3], &'static str),
+    UnknownModifier(&'t str, [&'t str; 3], &'t str),
     /// A modifier whose field an earlier one set: the mnemonic, the field's spec name,
     /// and where the earlier modifier is in the line (`start..end`, without its dot).
-    DuplicateModifier(&'static str, &'static str, usize, usize),
+    DuplicateModifier(&'t str, &'t str, usize, usize),
     /// A required modifier left out: its field and its values.
-    MissingModifier(&'static str, &'static str),
+    MissingModifier(&'t str, &'t str),
     /// A guard predicate on an instruction that has none.
     NoGuard,
     /// A guard from the wrong register file: the expected file.
-    Guard(&'static str),
+    Guard(&'t str),
     /// `@!` on a guard that cannot be negated.
     GuardNotNegatable,
     /// An operand of the wrong kind, or missing.
-    Expect(Expect),
+    Expect(Expect<'t>),
     /// An operand of the right kind with a bad value.
     Invalid {
         /// 1-based index among the operands.
         index: u8,
         /// The spec's name for it.
-        label: &'static str,
+        label: &'t str,
         /// What is wrong.
-        problem: Problem,
+        problem: Problem<'t>,
     },
     /// More operands than the instruction takes: how many it takes, how many were
     /// written, whether some of them may be left out ("at most").
     TooMany(u8, u8, bool),
     /// The spec's `__Exception` condition holds: its kind and message.
-    Exception(&'static str, &'static str),
+    Exception(&'t str, &'t str),
 }
 
 /// "`MNEMONIC` operand 4 (its label): expected a KIND or a KIND, found TEXT", or "… is
 /// missing".
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Expect {
+pub struct Expect<'t> {
     /// 1-based operand numbers (a second one when an optional operand was left out).
     pub index: [u8; 2],
     /// The spec's names for the operand (several when candidate opcodes differ).
-    pub labels: [&'static str; 8],
+    pub labels: [&'t str; 8],
     /// What would have been accepted.
-    pub kinds: [&'static str; 8],
+    pub kinds: [&'t str; 8],
     /// The operand is missing (rather than of the wrong kind).
     pub missing: bool,
     /// What the spec says about a name written there, for the message's hints.
-    pub hint: Option<NameHint>,
+    pub hint: Option<NameHint<'t>>,
 }
 
 /// A name written where an operand of another kind was expected, and what the spec
 /// knows of it: it may be a register past the end of its file, the spec's own name of
 /// the operand, or a misspelt value of the expected enumeration.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct NameHint {
+pub struct NameHint<'t> {
     /// Where the name is in the line (`start..end`, without a prefix symbol).
     pub(crate) start: usize,
     pub(crate) end: usize,
     /// The field names of the opcode.
-    pub(crate) fields: &'static [&'static str],
+    pub(crate) fields: &'t [&'t str],
     /// The spec's register files.
-    pub(crate) files: &'static [RegFile],
+    pub(crate) files: &'t [RegFile<'t>],
     /// What the operand takes (`a Pred`).
-    pub(crate) expected: &'static str,
+    pub(crate) expected: &'t str,
     /// The operand's enumeration, when it is one: its name and values.
-    pub(crate) values: Option<(&'static str, &'static [&'static str])>,
+    pub(crate) values: Option<(&'t str, &'t [&'t str])>,
 }
 
 /// What is wrong with an operand of the right kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Problem {
+pub enum Problem<'t> {
     /// An immediate outside `min..=max` of the named type: the value, and for a signed
     /// one, its width (its bit pattern is accepted too).
-    Range(&'static str, i128, i128, i128, Option<u8>),
+    Range(&'t str, i128, i128, i128, Option<u8>),
     /// A branch target not a multiple of `align` bytes from the next instruction: the
     /// target, the alignment, the next instruction's address.
     Misaligned(i128, u64, i128),
@@ -122,37 +125,61 @@ pub enum Problem {
     /// A `.SUFFIX` the operand does not take: whether it is an immediate, where the
     /// suffix is in the line (without its dot), and the operand that takes it (its
     /// 1-based index and label; index 0 when none does).
-    Suffix(bool, usize, usize, u8, &'static str),
+    Suffix(bool, usize, usize, u8, &'t str),
     /// A register range of the wrong size: the file's prefix, the first and last
     /// register written, and the bits the operand has.
-    RangeWidth(&'static str, u64, u64, u32),
+    RangeWidth(&'t str, u64, u64, u32),
     /// A single register where a range is needed: the bits expected, the file's
     /// prefix and the register's number.
-    NeedsRange(u32, &'static str, u64),
+    NeedsRange(u32, &'t str, u64),
     /// A register that does not exist: the file's prefix and the number.
-    NoSuchRegister(&'static str, u64),
+    NoSuchRegister(&'t str, u64),
     /// A constant-memory bank that does not fit: the bank, its width in bits.
     Bank(u64, u8),
     /// A constant-memory offset outside `min..=max`: the offset, min, max.
     Offset(i128, i128, i128),
     /// An index register not of its file: the file's type name, whether in a
     /// constant-memory operand (`c[…][…]`), and where the name is in the line.
-    IndexReg(&'static str, bool, usize, usize),
+    IndexReg(&'t str, bool, usize, usize),
     /// A `c[…][…]` without the address register its operand has no constant for.
     NoIndexReg,
     /// An index offset outside `min..=max`: the offset, min, max.
     IndexOffset(i128, i128, i128),
 }
 
-impl AsmError {
+impl<'t> AsmError<'t> {
     /// An error of `kind` at `start..end` of the line.
-    pub const fn new(start: usize, end: usize, kind: AsmErrorKind) -> AsmError {
+    pub const fn new(start: usize, end: usize, kind: AsmErrorKind<'t>) -> AsmError<'t> {
         AsmError { start, end, kind }
     }
 
-    /// The message, quoting the offending text from `line`.
-    pub fn display<'a>(&'a self, line: &'a str) -> AsmErrorDisplay<'a> {
-        AsmErrorDisplay { err: self, line }
+    /// The message, quoting the offending text from `line`, with its notes in
+    /// parentheses after it.
+    pub fn display<'a>(&'a self, line: &'a str) -> AsmErrorDisplay<'a, 't> {
+        AsmErrorDisplay {
+            err: self,
+            line,
+            part: Part::All,
+        }
+    }
+
+    /// The message alone, without its notes (for a renderer that shows notes apart).
+    pub fn message<'a>(&'a self, line: &'a str) -> AsmErrorDisplay<'a, 't> {
+        AsmErrorDisplay {
+            err: self,
+            line,
+            part: Part::Message,
+        }
+    }
+
+    /// Note `n` of the message (a hint: "did you mean `SHFL`?"); empty when the message
+    /// has fewer notes.
+    pub fn note<'a>(&'a self, line: &'a str, n: u8) -> AsmErrorDisplay<'a, 't> {
+        AsmErrorDisplay {
+            err: self,
+            line,
+            part: Part::Note(n),
+        }
     }
 
     /// 1-based column (in characters) of the error in `line`.
@@ -161,8 +188,8 @@ impl AsmError {
     }
 }
 
-impl From<crate::lex::LexError> for AsmError {
-    fn from(e: crate::lex::LexError) -> AsmError {
+impl From<crate::lex::LexError> for AsmError<'_> {
+    fn from(e: crate::lex::LexError) -> Self {
         let kind = match e.kind {
             crate::lex::LexErrorKind::Syntax(what) => AsmErrorKind::Syntax(what),
             crate::lex::LexErrorKind::Msg(template) => AsmErrorKind::Msg(template),
@@ -172,29 +199,84 @@ impl From<crate::lex::LexError> for AsmError {
     }
 }
 
-/// An [`AsmError`] with its line, for printing.
+/// An [`AsmError`] with its line, for printing: the whole message, the message
+/// without its notes, or one note.
 #[derive(Clone, Copy, Debug)]
-pub struct AsmErrorDisplay<'a> {
-    err: &'a AsmError,
+pub struct AsmErrorDisplay<'a, 't> {
+    err: &'a AsmError<'t>,
     line: &'a str,
+    part: Part,
 }
 
-impl AsmErrorDisplay<'_> {
-    fn lex_error(
-        &self,
-        kind: crate::lex::LexErrorKind,
-        f: &mut core::fmt::Formatter<'_>,
-    ) -> core::fmt::Result {
+/// What of a message is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Part {
+    /// The message, each note after it in parentheses.
+    All,
+    /// The message without its notes.
+    Message,
+    /// Only note `n` (from 0).
+    Note(u8),
+}
+
+/// Where a message is written: passes on the text of the part asked for, and drops
+/// the rest, so that the message is composed in one place whatever part is shown.
+struct Out<'a, 'b> {
+    f: &'a mut fmt::Formatter<'b>,
+    part: Part,
+    /// Notes begun so far.
+    notes: u8,
+    /// Whether the text written now is a note's.
+    in_note: bool,
+}
+
+impl Out<'_, '_> {
+    /// The text that follows is a note.
+    fn begin_note(&mut self) -> fmt::Result {
+        self.notes += 1;
+        self.in_note = true;
+        if self.part == Part::All {
+            self.f.write_str(" (")?;
+        }
+        Ok(())
+    }
+
+    /// The note begun ends.
+    fn end_note(&mut self) -> fmt::Result {
+        self.in_note = false;
+        if self.part == Part::All {
+            self.f.write_str(")")?;
+        }
+        Ok(())
+    }
+}
+
+impl Write for Out<'_, '_> {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        let shown = match self.part {
+            Part::All => true,
+            Part::Message => !self.in_note,
+            Part::Note(n) => self.in_note && self.notes == n + 1,
+        };
+        if shown {
+            self.f.write_str(s)?;
+        }
+        Ok(())
+    }
+}
+
+impl AsmErrorDisplay<'_, '_> {
+    fn lex_error(&self, kind: crate::lex::LexErrorKind, o: &mut Out<'_, '_>) -> fmt::Result {
         let e = crate::lex::LexError {
             start: self.err.start,
             end: self.err.end,
             kind,
         };
-        core::fmt::Display::fmt(&e.display(self.line), f)
+        write!(o, "{}", e.display(self.line))
     }
 }
 
-fn write_list(f: &mut core::fmt::Formatter<'_>, items: &[&str], quote: bool) -> core::fmt::Result {
+fn write_list(f: &mut Out<'_, '_>, items: &[&str], quote: bool) -> fmt::Result {
     let items: &[&str] = {
         let n = items.iter().take_while(|s| !s.is_empty()).count();
         &items[..n]
@@ -212,8 +294,20 @@ fn write_list(f: &mut core::fmt::Formatter<'_>, items: &[&str], quote: bool) -> 
     Ok(())
 }
 
-impl core::fmt::Display for AsmErrorDisplay<'_> {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+impl fmt::Display for AsmErrorDisplay<'_, '_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut out = Out {
+            f,
+            part: self.part,
+            notes: 0,
+            in_note: false,
+        };
+        self.write(&mut out)
+    }
+}
+
+impl AsmErrorDisplay<'_, '_> {
+    fn write(&self, f: &mut Out<'_, '_>) -> fmt::Result {
         let e = self.err;
         let found = self.line.get(e.start..e.end).unwrap_or("");
         let mnemonic = mnemonic_text(self.line);
@@ -227,16 +321,19 @@ impl core::fmt::Display for AsmErrorDisplay<'_> {
             AsmErrorKind::UnknownMnemonic(near) => {
                 write!(f, "unknown mnemonic `{found}`")?;
                 if !near[0].is_empty() {
-                    f.write_str(" (did you mean ")?;
+                    f.begin_note()?;
+                    f.write_str("did you mean ")?;
                     write_list(f, &near, true)?;
-                    f.write_str("?)")?;
+                    f.write_str("?")?;
+                    f.end_note()?;
                 }
                 Ok(())
             }
             AsmErrorKind::UnknownModifier(name, near, all) => {
                 write!(f, "unknown modifier `{found}` for `{name}`")?;
                 if !near[0].is_empty() {
-                    f.write_str(" (did you mean ")?;
+                    f.begin_note()?;
+                    f.write_str("did you mean ")?;
                     for (i, n) in near.iter().filter(|n| !n.is_empty()).enumerate() {
                         if i > 0 {
                             let last = near.get(i + 1).is_none_or(|n| n.is_empty());
@@ -244,9 +341,12 @@ impl core::fmt::Display for AsmErrorDisplay<'_> {
                         }
                         write!(f, "`.{n}`")?;
                     }
-                    f.write_str("?)")?;
+                    f.write_str("?")?;
+                    f.end_note()?;
                 } else if !all.is_empty() {
-                    write!(f, " (modifiers of `{name}`: {all})")?;
+                    f.begin_note()?;
+                    write!(f, "modifiers of `{name}`: {all}")?;
+                    f.end_note()?;
                 }
                 Ok(())
             }
@@ -439,7 +539,10 @@ impl core::fmt::Display for AsmErrorDisplay<'_> {
                 if at_most { "at most " } else { "" }
             ),
             AsmErrorKind::Exception(kind, message) => {
-                write!(f, "`{mnemonic}`: {message} (the spec's {kind} exception)")
+                write!(f, "`{mnemonic}`: {message}")?;
+                f.begin_note()?;
+                write!(f, "the spec's {kind} exception")?;
+                f.end_note()
             }
         }
     }
@@ -448,7 +551,7 @@ impl core::fmt::Display for AsmErrorDisplay<'_> {
 /// The hints after "found NAME" (each in parentheses), as the interpreting assembler
 /// gives them: a numbered register past the end of its file, the spec's own name of the
 /// operand, values of the expected enumeration that the name starts or nearly is.
-fn write_hints(f: &mut core::fmt::Formatter<'_>, line: &str, h: &NameHint) -> core::fmt::Result {
+fn write_hints(f: &mut Out<'_, '_>, line: &str, h: &NameHint<'_>) -> fmt::Result {
     let name = line.get(h.start..h.end).unwrap_or("");
     let base = name.split_once('.').map_or(name, |(b, _)| b);
     for &RegFile {
@@ -469,22 +572,25 @@ fn write_hints(f: &mut core::fmt::Formatter<'_>, line: &str, h: &NameHint) -> co
         let exists = (n.len() == 1 || !n.starts_with('0'))
             && n.parse::<u64>().is_ok_and(|v| (lo..=hi).contains(&v));
         if !exists {
+            f.begin_note()?;
             write!(
                 f,
-                " (`{base}` does not exist: `{ty}` has {prefix}{lo}..{prefix}{hi}"
+                "`{base}` does not exist: `{ty}` has {prefix}{lo}..{prefix}{hi}"
             )?;
             if !named.is_empty() {
                 write!(f, " and {named}")?;
             }
-            f.write_str(")")?;
+            f.end_note()?;
         }
     }
     if h.fields.contains(&name) {
+        f.begin_note()?;
         write!(
             f,
-            " (`{name}` is the operand's name in the spec; write {} instead)",
+            "`{name}` is the operand's name in the spec; write {} instead",
             h.expected
         )?;
+        f.end_note()?;
     }
     if let Some((ty, values)) = h.values {
         let mut starts = [""; 4];
@@ -504,13 +610,15 @@ fn write_hints(f: &mut core::fmt::Formatter<'_>, line: &str, h: &NameHint) -> co
             let [a, b, c] = crate::suggest::nearest::<3>(name, values.iter().copied());
             [a, b, c, ""]
         };
+        f.begin_note()?;
         if near[0].is_empty() {
-            write!(f, " (`{name}` is not a value of `{ty}`)")?;
+            write!(f, "`{name}` is not a value of `{ty}`")?;
         } else {
-            f.write_str(" (did you mean ")?;
+            f.write_str("did you mean ")?;
             write_list(f, &near, true)?;
-            f.write_str("?)")?;
+            f.write_str("?")?;
         }
+        f.end_note()?;
     }
     Ok(())
 }

@@ -1,9 +1,11 @@
 //! The assembler's matcher: reads a lexed line ([`crate::lex::Line`]) against the
 //! forms of its mnemonic and builds the 128-bit word, or says what is wrong
-//! ([`AsmError`]). It knows nothing of a particular spec: a generated crate describes
-//! each opcode with a constant [`OpcodeSpec`] (its modifiers, guard and operands, where
-//! their bits go, how names read as codes) and calls [`assemble`]. `no_std`, no
-//! allocation: errors hold byte spans, numbers and static strings.
+//! ([`AsmError`]). It knows nothing of a particular spec: each opcode is described by
+//! an [`OpcodeSpec`] (its modifiers, guard and operands, where their bits go, how names
+//! read as codes), which a generated crate holds as constants and a tool that reads a
+//! spec at run time builds (`isa-gen`'s `Assembler`, into an arena); both call
+//! [`assemble`]. `no_std`, no allocation: errors hold byte spans, numbers and text of
+//! the specs (`'t`).
 
 mod error;
 #[cfg(test)]
@@ -34,17 +36,20 @@ pub enum ImmAddr {
     },
 }
 
-/// How many 32-bit registers an operand spans, from the modifiers already in the word.
-pub type CountFn = fn(u128) -> u64;
-
-/// An operand of a fixed width spans `N` registers.
-pub fn count_n<const N: u64>(_: u128) -> u64 {
-    N
+/// How many 32-bit registers a register operand spans.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Count<'t> {
+    /// Always this many.
+    Fixed(u64),
+    /// As many as its width in bits, the spec's `Bitwidth` expression of the opcode's
+    /// fields ([`crate::expr`]; field `k` is at [`OpcodeSpec::places`]`[k]`), which the
+    /// modifiers already in the word decide.
+    Bits(&'t [crate::expr::Op]),
 }
 
 /// How a sub-field is written.
 #[derive(Clone, Copy, Debug)]
-pub enum SubRole {
+pub enum SubRole<'t> {
     /// `!`.
     Not,
     /// `-`, or `~` when the `ext` field (its place and the `X` code) holds the `X` code.
@@ -52,16 +57,16 @@ pub enum SubRole {
     /// `~`.
     BitNot,
     /// `.VALUE`: the value's name, read by these names.
-    Suffix(Names<'static>),
+    Suffix(Names<'t>),
 }
 
 /// A sub-field of an operand (`ra.neg`, `ra.H1`).
 #[derive(Clone, Copy, Debug)]
-pub struct Sub {
+pub struct Sub<'t> {
     /// Its place in the word.
     pub at: At,
     /// How it is written.
-    pub role: SubRole,
+    pub role: SubRole<'t>,
     /// The code with the symbol written; the default is in the base word.
     pub set: u64,
     /// The code without it.
@@ -72,33 +77,33 @@ pub struct Sub {
 
 /// What an operand is.
 #[derive(Clone, Copy, Debug)]
-pub enum Kind {
+pub enum Kind<'t> {
     /// A register: numbered `prefix lo..=hi`, or named (read by `name`).
     Reg {
         /// Its name as its code.
-        name: Names<'static>,
+        name: Names<'t>,
         /// The file's prefix (`R`).
-        prefix: &'static str,
+        prefix: &'t str,
         /// The first numbered register.
         lo: u64,
         /// The last numbered register.
         hi: u64,
         /// How many registers it spans (more than one: written as a range `R[4:5]`).
-        count: CountFn,
+        count: Count<'t>,
     },
     /// A value of an enumeration, by name.
     Enum {
         /// Its name as its code.
-        name: Names<'static>,
+        name: Names<'t>,
         /// For hints: the type's name.
-        type_name: &'static str,
+        type_name: &'t str,
         /// For hints: its values.
-        values: &'static [&'static str],
+        values: &'t [&'t str],
     },
     /// A number, or a label for an address.
     Imm {
         /// The type's name (for messages).
-        type_name: &'static str,
+        type_name: &'t str,
         /// Its width in bits.
         width: u8,
         /// Two's complement.
@@ -128,20 +133,20 @@ pub enum Kind {
         /// The address register's place.
         reg: At,
         /// The address register's name as its code.
-        reg_name: Names<'static>,
+        reg_name: Names<'t>,
         /// The address register's type name.
-        reg_type: &'static str,
+        reg_type: &'t str,
         /// The register's code when none is written, if it has one.
         zero: Option<u64>,
     },
     /// `PREFIX[REG+offset]`.
     RegIdx {
         /// The file's prefix (`UR`).
-        prefix: &'static str,
+        prefix: &'t str,
         /// The index register's name as its code.
-        reg_name: Names<'static>,
+        reg_name: Names<'t>,
         /// The index register's type name.
-        reg_type: &'static str,
+        reg_type: &'t str,
         /// The offset's place.
         off: At,
         /// The offset's width.
@@ -150,105 +155,132 @@ pub enum Kind {
         off_signed: bool,
     },
     /// A fixed word (`UPR`).
-    Word(&'static str),
+    Word(&'t str),
 }
 
 /// An operand of an opcode.
 #[derive(Clone, Copy, Debug)]
-pub struct OperandSpec {
+pub struct OperandSpec<'t> {
     /// What it is.
-    pub kind: Kind,
+    pub kind: Kind<'t>,
     /// The main field (the constant-memory field of `C[…]`, the register of `PREFIX[…]`).
     pub at: At,
     /// Its sub-fields.
-    pub subs: &'static [Sub],
+    pub subs: &'t [Sub<'t>],
     /// The spec's name for it (messages).
-    pub label: &'static str,
+    pub label: &'t str,
     /// What it takes (`a Reg`, messages).
-    pub expected: &'static str,
+    pub expected: &'t str,
     /// It may be left out (its field has a default).
     pub optional: bool,
 }
 
 /// A modifier field of an opcode.
 #[derive(Clone, Copy, Debug)]
-pub struct ModSpec {
+pub struct ModSpec<'t> {
     /// Its place.
     pub at: At,
     /// Its field's name in the spec.
-    pub field: &'static str,
+    pub field: &'t str,
     /// Its values: name and code.
-    pub values: &'static [(&'static str, u64)],
+    pub values: &'t [(&'t str, u64)],
     /// It has no default, so it must be written.
     pub required: bool,
     /// `.A, .B` for messages.
-    pub values_text: &'static str,
+    pub values_text: &'t str,
 }
 
 /// The guard predicate of an opcode.
 #[derive(Clone, Copy, Debug)]
-pub struct GuardSpec {
+pub struct GuardSpec<'t> {
     /// Its place.
     pub at: At,
     /// Its name as its code.
-    pub name: Names<'static>,
+    pub name: Names<'t>,
     /// Its type's name (messages).
-    pub type_name: &'static str,
+    pub type_name: &'t str,
     /// Its `.not` sub-field, when it can be negated.
-    pub not: Option<Sub>,
+    pub not: Option<Sub<'t>>,
+}
+
+/// A condition of the spec's `__Exception`s: the word assembled is refused when it
+/// holds.
+#[derive(Clone, Copy, Debug)]
+pub struct Exception<'t> {
+    /// The condition, an expression of the opcode's fields (as [`Count::Bits`]).
+    pub cond: &'t [crate::expr::Op],
+    /// Its kind (`ILLEGAL_INSTR_ENCODING`).
+    pub kind: &'t str,
+    /// Its message.
+    pub message: &'t str,
 }
 
 /// One opcode, as the matcher reads a line against it.
-#[derive(Debug)]
-pub struct OpcodeSpec {
+#[derive(Clone, Copy, Debug)]
+pub struct OpcodeSpec<'t> {
     /// How assembly names it (`UIMAD.WIDE`).
-    pub mnemonic: &'static str,
+    pub mnemonic: &'t str,
     /// The opcode's field names (for "`pu` is the operand's name in the spec").
-    pub fields: &'static [&'static str],
+    pub fields: &'t [&'t str],
+    /// Where each field is, by its number: what [`Count::Bits`] and
+    /// [`Exception::cond`] read.
+    pub places: &'t [At],
     /// Every modifier value, `.A .B` (for an unknown modifier with none near).
-    pub mods_text: &'static str,
+    pub mods_text: &'t str,
     /// Fixed bits and every default.
     pub base: u128,
     /// Its modifier fields.
-    pub mods: &'static [ModSpec],
+    pub mods: &'t [ModSpec<'t>],
     /// Its guard, when it has one.
-    pub guard: Option<GuardSpec>,
+    pub guard: Option<GuardSpec<'t>>,
     /// Its operands, in `Order`.
-    pub operands: &'static [OperandSpec],
+    pub operands: &'t [OperandSpec<'t>],
     /// For each operand, how many required operands follow it.
-    pub req_after: &'static [u8],
-    /// The spec's `__Exception` conditions: their kind and message when one holds.
-    pub check: fn(u128) -> Result<(), (&'static str, &'static str)>,
+    pub req_after: &'t [u8],
+    /// The spec's `__Exception` conditions, checked in turn on the word assembled.
+    pub exceptions: &'t [Exception<'t>],
     /// The spec's register files (for "`R255` does not exist" hints).
-    pub files: &'static [RegFile],
+    pub files: &'t [RegFile<'t>],
+}
+
+impl OpcodeSpec<'_> {
+    /// The value of expression `ops` of this opcode's fields in `word`.
+    fn eval(&self, ops: &[crate::expr::Op], word: u128) -> i128 {
+        crate::expr::eval(ops, &|k| {
+            self.places.get(usize::from(k)).map_or(0, |at| at.get(word))
+        })
+    }
+
+    /// How many registers an operand counted by `count` spans in `word`.
+    fn registers(&self, count: Count<'_>, word: u128) -> u64 {
+        match count {
+            Count::Fixed(n) => n,
+            Count::Bits(ops) => u64::from(crate::print::registers(self.eval(ops, word))),
+        }
+    }
 }
 
 /// A register file of the spec, for hints about a name written like one of its
 /// registers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct RegFile {
+pub struct RegFile<'t> {
     /// The type's name.
-    pub type_name: &'static str,
+    pub type_name: &'t str,
     /// The prefix of its numbered registers (`R`).
-    pub prefix: &'static str,
+    pub prefix: &'t str,
     /// The first numbered register.
     pub lo: u64,
     /// The last numbered register.
     pub hi: u64,
     /// Its named registers, `RZ, PT` (empty when none).
-    pub named: &'static str,
-}
-
-/// The `check` of an opcode without `__Exception` conditions.
-pub fn check_none(_: u128) -> Result<(), (&'static str, &'static str)> {
-    Ok(())
+    pub named: &'t str,
 }
 
 /// A failed attempt at one candidate opcode: how far it got and the error.
 #[derive(Clone, Copy, Debug)]
-struct Fail {
+struct Fail<'t> {
     rank: u32,
-    err: AsmError,
+    err: AsmError<'t>,
 }
 
 /// How far an operand walk got (`reach`) and where its error is (`at`): the more of the
@@ -260,7 +292,7 @@ const fn operand_rank(reach: usize, at: usize) -> u32 {
 
 /// Keeps the most specific failure; merges what several candidates expected at the
 /// same operand ("expected a Reg or a UImm5").
-fn better(best: Option<Fail>, new: Fail) -> Option<Fail> {
+fn better<'t>(best: Option<Fail<'t>>, new: Fail<'t>) -> Option<Fail<'t>> {
     let Some(mut b) = best else {
         return Some(new);
     };
@@ -293,11 +325,11 @@ fn better(best: Option<Fail>, new: Fail) -> Option<Fail> {
 }
 
 /// The outcome of reading a token as an operand.
-enum Read {
+enum Read<'t> {
     Ok,
     /// Not this kind of operand.
     Kind,
-    Bad(Problem),
+    Bad(Problem<'t>),
 }
 
 /// Signed or unsigned range of a `width`-bit immediate.
@@ -319,7 +351,7 @@ fn cmem(
     bank_bits: u8,
     offset_bits: u8,
     signed: bool,
-) -> Result<u128, Problem> {
+) -> Result<u128, Problem<'static>> {
     if bank >> bank_bits != 0 {
         return Err(Problem::Bank(bank, bank_bits));
     }
@@ -332,7 +364,7 @@ fn cmem(
 
 /// Sets the sub-fields of an operand from the token's prefix and suffix: a written
 /// operand carries exactly the symbols written.
-fn decorate(subs: &[Sub], tok: &crate::lex::Tok, w: &mut u128) -> Result<(), Problem> {
+fn decorate<'t>(subs: &[Sub<'_>], tok: &crate::lex::Tok, w: &mut u128) -> Result<(), Problem<'t>> {
     for s in subs {
         let v = if matches!(s.role, SubRole::Suffix(_)) {
             s.default
@@ -379,7 +411,7 @@ fn decorate(subs: &[Sub], tok: &crate::lex::Tok, w: &mut u128) -> Result<(), Pro
 }
 
 /// A `.SUFFIX` the operand does not take; which operand does is filled in by the caller.
-fn suffix_problem(imm: bool, tok: &crate::lex::Tok, sfx: &str) -> Problem {
+fn suffix_problem<'t>(imm: bool, tok: &crate::lex::Tok, sfx: &str) -> Problem<'t> {
     // The suffix ends the token.
     Problem::Suffix(imm, tok.end - sfx.len(), tok.end, 0, "")
 }
@@ -395,29 +427,31 @@ fn offset_in(line: &str, part: &str) -> (usize, usize) {
 }
 
 /// Reads `tok` (of `line`) as operand `o`, writing its bits into `w`.
-fn read(
-    o: &OperandSpec,
+fn read<'t>(
+    spec: &OpcodeSpec<'t>,
+    o: &OperandSpec<'t>,
     tok: &crate::lex::Tok,
     line: &str,
     w: &mut u128,
     addr: u64,
     labels: &dyn Fn(&str) -> Option<u64>,
-) -> Read {
-    let outcome = read_token(o, tok, line, w, addr, labels);
+) -> Read<'t> {
+    let outcome = read_token(spec, o, tok, line, w, addr, labels);
     // `assemble` passes over the forms `fits` rules out, so it must never rule out a
     // token this reads (checked wherever a debug build assembles).
     debug_assert!(matches!(outcome, Read::Kind) || fits(o, tok));
     outcome
 }
 
-fn read_token(
-    o: &OperandSpec,
+fn read_token<'t>(
+    spec: &OpcodeSpec<'t>,
+    o: &OperandSpec<'t>,
     tok: &crate::lex::Tok,
     line: &str,
     w: &mut u128,
     addr: u64,
     labels: &dyn Fn(&str) -> Option<u64>,
-) -> Read {
+) -> Read<'t> {
     let placed = match o.kind {
         Kind::Reg {
             name,
@@ -426,7 +460,7 @@ fn read_token(
             hi,
             count,
         } => {
-            let n = count(*w);
+            let n = spec.registers(count, *w);
             match tok.core {
                 crate::lex::TokCore::Name(text) => {
                     // The register before a `.SUFFIX` (a byte scan: names are short).
@@ -665,13 +699,14 @@ fn read_token(
 
 /// Reads a line against one opcode; the word on success.
 #[allow(clippy::result_large_err)]
-fn attempt(
-    spec: &OpcodeSpec,
+fn attempt<'t>(
+    spec: &OpcodeSpec<'t>,
     l: &crate::lex::Line,
     m0: usize,
     addr: u64,
     labels: &dyn Fn(&str) -> Option<u64>,
-) -> Result<u128, Fail> {
+    map: &mut OperandMap,
+) -> Result<u128, Fail<'t>> {
     let mut w = spec.base;
     // Modifiers.
     let mut given: u64 = 0;
@@ -762,14 +797,14 @@ fn attempt(
     // rank says how well the whole line fits this opcode; the first error is reported.
     let n = l.nops;
     let mut t = 0;
-    let mut first_bad: Option<(usize, AsmError)> = None;
+    let mut first_bad: Option<(usize, AsmError<'t>)> = None;
     // An optional operand left out at a token: (token, operand).
     let mut skipped: Option<(usize, usize)> = None;
     // The first optional operand skipped with room to spare: (token, operand).
     let mut first_skip: Option<(usize, usize)> = None;
     // A name gets hints (a register past its file's end, the spec's name of the
     // operand, a misspelt value); it runs to the end of the token.
-    let name_hint = |o: &OperandSpec, tok: &crate::lex::Tok| match tok.core {
+    let name_hint = |o: &OperandSpec<'t>, tok: &crate::lex::Tok| match tok.core {
         crate::lex::TokCore::Name(name) => Some(NameHint {
             start: tok.end - name.len(),
             end: tok.end,
@@ -785,16 +820,18 @@ fn attempt(
         }),
         _ => None,
     };
-    let fail = |reach: usize, err: AsmError, first_bad: Option<(usize, AsmError)>| match first_bad {
-        Some((at, err)) => Fail {
-            rank: operand_rank(reach, at),
-            err,
-        },
-        None => Fail {
-            rank: operand_rank(reach, reach),
-            err,
-        },
-    };
+    let fail =
+        |reach: usize, err: AsmError<'t>, first_bad: Option<(usize, AsmError<'t>)>| match first_bad
+        {
+            Some((at, err)) => Fail {
+                rank: operand_rank(reach, at),
+                err,
+            },
+            None => Fail {
+                rank: operand_rank(reach, reach),
+                err,
+            },
+        };
     for (k, o) in spec.operands.iter().enumerate() {
         let Some(tok) = l.op(t) else {
             if o.optional {
@@ -823,7 +860,7 @@ fn attempt(
                 continue;
             }
             let mut scratch = w;
-            match read(o, tok, l.text, &mut scratch, addr, labels) {
+            match read(spec, o, tok, l.text, &mut scratch, addr, labels) {
                 Read::Kind => {
                     skipped = Some((t, k));
                     first_skip.get_or_insert((t, k));
@@ -835,10 +872,13 @@ fn attempt(
                 }
             }
         } else {
-            read(o, tok, l.text, &mut w, addr, labels)
+            read(spec, o, tok, l.text, &mut w, addr, labels)
         };
         match outcome {
-            Read::Ok => t += 1,
+            Read::Ok => {
+                map[t] = k as u8;
+                t += 1;
+            }
             Read::Kind => {
                 let hint = name_hint(o, tok);
                 let x = match skipped.filter(|&(at, _)| at == t) {
@@ -870,7 +910,7 @@ fn attempt(
                 // Which operand takes a suffix this one does not.
                 if let Problem::Suffix(_, s, e, owner, label) = &mut problem {
                     let sfx = l.text.get(*s..*e).unwrap_or("");
-                    let takes = |o: &OperandSpec| {
+                    let takes = |o: &OperandSpec<'t>| {
                         o.subs.iter().any(
                             |sub| matches!(sub.role, SubRole::Suffix(name) if name.code(sfx).is_some()),
                         )
@@ -888,6 +928,7 @@ fn attempt(
                     };
                     first_bad = Some((k, AsmError::new(tok.start, tok.end, kind)));
                 }
+                map[t] = k as u8;
                 t += 1;
             }
         }
@@ -933,11 +974,11 @@ fn attempt(
             err,
         });
     }
-    if let Err((kind, message)) = (spec.check)(w) {
+    if let Some(x) = spec.exceptions.iter().find(|x| spec.eval(x.cond, w) != 0) {
         let err = AsmError::new(
             l.parts[0].1,
             l.mnemonic_end(),
-            AsmErrorKind::Exception(kind, message),
+            AsmErrorKind::Exception(x.kind, x.message),
         );
         return Err(Fail {
             rank: u32::MAX,
@@ -950,7 +991,7 @@ fn attempt(
 /// Whether operand `o` may read token `t`: false for a class of token it never reads
 /// (a number where a register goes, another register file's range, …), as `read`
 /// asserts in debug builds.
-fn fits(o: &OperandSpec, t: &crate::lex::Tok) -> bool {
+fn fits(o: &OperandSpec<'_>, t: &crate::lex::Tok) -> bool {
     use crate::lex::TokCore as T;
     match (&o.kind, &t.core) {
         (Kind::Reg { prefix, .. }, T::Range(file, ..)) => file == prefix,
@@ -966,7 +1007,7 @@ fn fits(o: &OperandSpec, t: &crate::lex::Tok) -> bool {
 
 /// Whether `spec` may match the line: false only when it cannot, every operand being
 /// required and the tokens not one each of the classes they read.
-fn may_match(spec: &OpcodeSpec, l: &crate::lex::Line) -> bool {
+fn may_match(spec: &OpcodeSpec<'_>, l: &crate::lex::Line) -> bool {
     if spec.operands.iter().any(|o| o.optional) {
         return true;
     }
@@ -978,30 +1019,49 @@ fn may_match(spec: &OpcodeSpec, l: &crate::lex::Line) -> bool {
             .all(|(k, o)| l.op(k).is_some_and(|t| fits(o, t)))
 }
 
+/// For each operand token of a line, the operand (its index in
+/// [`OpcodeSpec::operands`]) it was read as.
+pub type OperandMap = [u8; crate::lex::MAX_OPERANDS];
+
 /// Assembles a lexed line against the candidate opcodes of its mnemonic: the word of
 /// the first that matches, or the most specific error.
 #[allow(clippy::result_large_err)]
-pub fn assemble(
+pub fn assemble<'t>(
     l: &crate::lex::Line,
     m0: usize,
-    cands: &[&OpcodeSpec],
+    cands: &[&OpcodeSpec<'t>],
     addr: u64,
     labels: &dyn Fn(&str) -> Option<u64>,
-) -> Result<u128, AsmError> {
+) -> Result<u128, AsmError<'t>> {
+    let mut map = [0; crate::lex::MAX_OPERANDS];
+    assemble_mapped(l, m0, cands, addr, labels, &mut map).map(|(w, _)| w)
+}
+
+/// [`assemble`], also saying which candidate matched (its index in `cands`) and, in
+/// `map`, which of its operands each operand token was read as.
+#[allow(clippy::result_large_err)]
+pub fn assemble_mapped<'t>(
+    l: &crate::lex::Line,
+    m0: usize,
+    cands: &[&OpcodeSpec<'t>],
+    addr: u64,
+    labels: &dyn Fn(&str) -> Option<u64>,
+    map: &mut OperandMap,
+) -> Result<(u128, usize), AsmError<'t>> {
     // The forms that cannot match are passed over while looking for the one that
     // does: the first that matches is the same, found without reading the others.
     // When none matches, every form is tried in order for the most specific error.
     if cands.len() > 1 {
-        for spec in cands.iter().filter(|s| may_match(s, l)) {
-            if let Ok(w) = attempt(spec, l, m0, addr, labels) {
-                return Ok(w);
+        for (i, spec) in cands.iter().enumerate().filter(|(_, s)| may_match(s, l)) {
+            if let Ok(w) = attempt(spec, l, m0, addr, labels, map) {
+                return Ok((w, i));
             }
         }
     }
     let mut best: Option<Fail> = None;
-    for spec in cands {
-        match attempt(spec, l, m0, addr, labels) {
-            Ok(w) => return Ok(w),
+    for (i, spec) in cands.iter().enumerate() {
+        match attempt(spec, l, m0, addr, labels, map) {
+            Ok(w) => return Ok((w, i)),
             Err(f) => best = better(best, f),
         }
     }

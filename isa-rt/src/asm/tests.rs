@@ -9,6 +9,7 @@ extern crate std;
 use std::string::{String, ToString};
 
 use super::*;
+use crate::expr::{BinOp, Op};
 use crate::lex::lex;
 
 const REG: Names<'static> = Names {
@@ -27,7 +28,7 @@ const CMP: Names<'static> = Names {
     named: &[("EQ", 0), ("GT", 2), ("LT", 1)],
     numbered: None,
 };
-const FILES: &[RegFile] = &[
+const FILES: &[RegFile<'static>] = &[
     RegFile {
         type_name: "Reg",
         prefix: "R",
@@ -57,14 +58,14 @@ const HALF_B: At = At::new(48, 1);
 const GUARD: At = At::new(125, 3);
 const NOT: At = At::new(124, 1);
 
-const fn reg(at: At, label: &'static str, subs: &'static [Sub]) -> OperandSpec {
+const fn reg(at: At, label: &'static str, subs: &'static [Sub<'static>]) -> OperandSpec<'static> {
     OperandSpec {
         kind: Kind::Reg {
             name: REG,
             prefix: "R",
             lo: 0,
             hi: 254,
-            count: count_n::<1>,
+            count: Count::Fixed(1),
         },
         at,
         subs,
@@ -74,7 +75,13 @@ const fn reg(at: At, label: &'static str, subs: &'static [Sub]) -> OperandSpec {
     }
 }
 
-const fn imm(at: At, label: &'static str, width: u8, signed: bool, addr: ImmAddr) -> OperandSpec {
+const fn imm(
+    at: At,
+    label: &'static str,
+    width: u8,
+    signed: bool,
+    addr: ImmAddr,
+) -> OperandSpec<'static> {
     OperandSpec {
         kind: Kind::Imm {
             type_name: "SImm8",
@@ -98,7 +105,7 @@ const fn enumeration(
     values: &'static [&'static str],
     label: &'static str,
     expected: &'static str,
-) -> OperandSpec {
+) -> OperandSpec<'static> {
     OperandSpec {
         kind: Kind::Enum {
             name,
@@ -114,9 +121,10 @@ const fn enumeration(
 }
 
 /// `cmp`, a `Cmp` at `RA`.
-const CMP_OPERAND: OperandSpec = enumeration(CMP, "Cmp", &["EQ", "LT", "GT"], "cmp", "a Cmp");
+const CMP_OPERAND: OperandSpec<'static> =
+    enumeration(CMP, "Cmp", &["EQ", "LT", "GT"], "cmp", "a Cmp");
 
-const GUARD_SPEC: GuardSpec = GuardSpec {
+const GUARD_SPEC: GuardSpec<'static> = GuardSpec {
     at: GUARD,
     name: PRED,
     type_name: "Pred",
@@ -128,21 +136,21 @@ const GUARD_SPEC: GuardSpec = GuardSpec {
         default: 0,
     }),
 };
-const FTZ_MOD: ModSpec = ModSpec {
+const FTZ_MOD: ModSpec<'static> = ModSpec {
     at: FTZ,
     field: "ftz",
     values: &[("FTZ", 1)],
     required: false,
     values_text: "`.FTZ`",
 };
-const NEG: &[Sub] = &[Sub {
+const NEG: &[Sub<'static>] = &[Sub {
     at: NEG_A,
     role: SubRole::Neg(None),
     set: 1,
     unset: 0,
     default: 0,
 }];
-const HALVES: &[Sub] = &[Sub {
+const HALVES: &[Sub<'static>] = &[Sub {
     at: HALF_B,
     role: SubRole::Suffix(HALF),
     set: 0,
@@ -156,7 +164,7 @@ const fn base(code: u128) -> u128 {
 }
 
 /// `ADD rd, ra, rb`: guard, `.FTZ`, `-ra`, `rb.H1`.
-const ADD_R: OpcodeSpec = OpcodeSpec {
+const ADD_R: OpcodeSpec<'static> = OpcodeSpec {
     mnemonic: "ADD",
     fields: &["rd", "ra", "rb", "pg"],
     mods_text: ".FTZ",
@@ -169,12 +177,13 @@ const ADD_R: OpcodeSpec = OpcodeSpec {
         reg(RB, "rb", HALVES),
     ],
     req_after: &[2, 1, 0],
-    check: check_none,
+    exceptions: &[],
+    places: &[],
     files: FILES,
 };
 
 /// `ADD rd, ra, imm`: an 8-bit signed immediate at 40.
-const ADD_I: OpcodeSpec = OpcodeSpec {
+const ADD_I: OpcodeSpec<'static> = OpcodeSpec {
     mnemonic: "ADD",
     fields: &["rd", "ra", "imm", "pg"],
     mods_text: ".FTZ",
@@ -187,13 +196,14 @@ const ADD_I: OpcodeSpec = OpcodeSpec {
         imm(RB, "imm", 8, true, ImmAddr::No),
     ],
     req_after: &[2, 1, 0],
-    check: check_none,
+    exceptions: &[],
+    places: &[],
     files: FILES,
 };
 
 /// `SET rd, cmp`: an enumeration operand, a required modifier, no guard, and an
 /// exception (`rd` may not be `R0`).
-const SET: OpcodeSpec = OpcodeSpec {
+const SET: OpcodeSpec<'static> = OpcodeSpec {
     mnemonic: "SET",
     fields: &["rd", "cmp", "mode"],
     mods_text: ".U32 .S32",
@@ -208,19 +218,18 @@ const SET: OpcodeSpec = OpcodeSpec {
     guard: None,
     operands: &[reg(RD, "rd", &[]), CMP_OPERAND],
     req_after: &[1, 0],
-    check: |w| {
-        if RD.read(w) == 0 {
-            Err(("IllegalInstructionEncoding", "rd may not be R0"))
-        } else {
-            Ok(())
-        }
-    },
+    exceptions: &[Exception {
+        cond: &[Op::Field(0), Op::Int(0), Op::Bin(BinOp::Eq)],
+        kind: "IllegalInstructionEncoding",
+        message: "rd may not be R0",
+    }],
+    places: &[RD],
     files: FILES,
 };
 
 /// `BRA target`: a relative address in 4-byte units, 8 bits signed; a guard that
 /// cannot be negated.
-const BRA: OpcodeSpec = OpcodeSpec {
+const BRA: OpcodeSpec<'static> = OpcodeSpec {
     mnemonic: "BRA",
     fields: &["target", "pg"],
     mods_text: "",
@@ -232,13 +241,14 @@ const BRA: OpcodeSpec = OpcodeSpec {
     }),
     operands: &[imm(RB, "target", 8, true, ImmAddr::Rel)],
     req_after: &[0],
-    check: check_none,
+    exceptions: &[],
+    places: &[],
     files: FILES,
 };
 
 /// `LDC rd, c[bank][offset]` (a 2-bit bank over an 8-bit unsigned offset at 40), then
 /// an optional predicate `pp` (default `PT`) and a register pair `rp`.
-const LDC: OpcodeSpec = OpcodeSpec {
+const LDC: OpcodeSpec<'static> = OpcodeSpec {
     mnemonic: "LDC",
     fields: &["rd", "mem", "pp", "rp"],
     mods_text: "",
@@ -266,7 +276,7 @@ const LDC: OpcodeSpec = OpcodeSpec {
                 prefix: "R",
                 lo: 0,
                 hi: 254,
-                count: count_n::<2>,
+                count: Count::Fixed(2),
             },
             at: RA,
             subs: &[],
@@ -276,12 +286,13 @@ const LDC: OpcodeSpec = OpcodeSpec {
         },
     ],
     req_after: &[2, 1, 1, 0],
-    check: check_none,
+    exceptions: &[],
+    places: &[],
     files: FILES,
 };
 
 /// The forms of each mnemonic, as a generated crate's dispatch hands them over.
-fn forms(mnemonic: &str) -> &'static [&'static OpcodeSpec] {
+fn forms(mnemonic: &str) -> &'static [&'static OpcodeSpec<'static>] {
     match mnemonic {
         "ADD" => &[&ADD_R, &ADD_I],
         "SET" => &[&SET],
@@ -292,13 +303,13 @@ fn forms(mnemonic: &str) -> &'static [&'static OpcodeSpec] {
 }
 
 /// Assembles `line` at address `addr`; one label, `loop`, at 0x40.
-fn asm_at(line: &str, addr: u64) -> Result<u128, AsmError> {
+fn asm_at(line: &str, addr: u64) -> Result<u128, AsmError<'static>> {
     let l = lex(line)?;
     let labels = |name: &str| (name == "loop").then_some(0x40);
     assemble(&l, 1, forms(l.parts[0].0), addr, &labels)
 }
 
-fn asm(line: &str) -> Result<u128, AsmError> {
+fn asm(line: &str) -> Result<u128, AsmError<'static>> {
     asm_at(line, 0)
 }
 
@@ -582,9 +593,9 @@ const MEM: At = At::new(40, 10);
 const fn form(
     mnemonic: &'static str,
     code: u128,
-    mods: &'static [ModSpec],
-    operands: &'static [OperandSpec],
-) -> OpcodeSpec {
+    mods: &'static [ModSpec<'static>],
+    operands: &'static [OperandSpec<'static>],
+) -> OpcodeSpec<'static> {
     OpcodeSpec {
         mnemonic,
         fields: &["rd", "ra", "rb"],
@@ -594,12 +605,13 @@ const fn form(
         guard: None,
         operands,
         req_after: &[4, 3, 2, 1, 0],
-        check: check_none,
+        exceptions: &[],
+        places: &[],
         files: FILES,
     }
 }
 
-const fn addr_imm(mode: ImmAddr, signed: bool) -> OperandSpec {
+const fn addr_imm(mode: ImmAddr, signed: bool) -> OperandSpec<'static> {
     OperandSpec {
         kind: Kind::Imm {
             type_name: "UImm8",
@@ -617,7 +629,7 @@ const fn addr_imm(mode: ImmAddr, signed: bool) -> OperandSpec {
 }
 
 /// `.ABS`/`.REL` choose how `JMP`'s address reads.
-const JMP_MODE: ModSpec = ModSpec {
+const JMP_MODE: ModSpec<'static> = ModSpec {
     at: MODE,
     field: "mode",
     values: &[("ABS", 1), ("REL", 0)],
@@ -625,14 +637,14 @@ const JMP_MODE: ModSpec = ModSpec {
     values_text: "`.REL`, `.ABS`",
 };
 /// `.X` chooses `~` over `-` for `ADDX`'s second operand.
-const X_MOD: ModSpec = ModSpec {
+const X_MOD: ModSpec<'static> = ModSpec {
     at: FTZ,
     field: "x",
     values: &[("X", 1)],
     required: false,
     values_text: "`.X`",
 };
-const SUBS: &[Sub] = &[
+const SUBS: &[Sub<'static>] = &[
     Sub {
         at: At::new(33, 1),
         role: SubRole::Not,
@@ -648,7 +660,7 @@ const SUBS: &[Sub] = &[
         default: 0,
     },
 ];
-const NEG_X: &[Sub] = &[Sub {
+const NEG_X: &[Sub<'static>] = &[Sub {
     at: NEG_A,
     role: SubRole::Neg(Some((FTZ, 1))),
     set: 1,
@@ -656,25 +668,25 @@ const NEG_X: &[Sub] = &[Sub {
     default: 0,
 }];
 
-const MOVA: OpcodeSpec = form(
+const MOVA: OpcodeSpec<'static> = form(
     "MOVA",
     6,
     &[],
     &[reg(RD, "rd", &[]), addr_imm(ImmAddr::Abs, false)],
 );
-const MOVS: OpcodeSpec = form(
+const MOVS: OpcodeSpec<'static> = form(
     "MOVS",
     7,
     &[],
     &[reg(RD, "rd", &[]), addr_imm(ImmAddr::Scaled, true)],
 );
-const JMP: OpcodeSpec = form(
+const JMP: OpcodeSpec<'static> = form(
     "JMP",
     8,
     &[JMP_MODE],
     &[addr_imm(ImmAddr::Select { mode: MODE, abs: 1 }, true)],
 );
-const LDU: OpcodeSpec = form(
+const LDU: OpcodeSpec<'static> = form(
     "LDU",
     9,
     &[],
@@ -698,7 +710,7 @@ const LDU: OpcodeSpec = form(
         },
     ],
 );
-const LDV: OpcodeSpec = form(
+const LDV: OpcodeSpec<'static> = form(
     "LDV",
     10,
     &[],
@@ -719,7 +731,7 @@ const LDV: OpcodeSpec = form(
         optional: false,
     }],
 );
-const LDS: OpcodeSpec = form(
+const LDS: OpcodeSpec<'static> = form(
     "LDS",
     11,
     &[],
@@ -742,7 +754,7 @@ const LDS: OpcodeSpec = form(
         },
     ],
 );
-const MOVW: OpcodeSpec = form(
+const MOVW: OpcodeSpec<'static> = form(
     "MOVW",
     12,
     &[],
@@ -758,15 +770,15 @@ const MOVW: OpcodeSpec = form(
         },
     ],
 );
-const LOP: OpcodeSpec = form("LOP", 13, &[], &[reg(RD, "rd", &[]), reg(RA, "ra", SUBS)]);
-const ADDX: OpcodeSpec = form(
+const LOP: OpcodeSpec<'static> = form("LOP", 13, &[], &[reg(RD, "rd", &[]), reg(RA, "ra", SUBS)]);
+const ADDX: OpcodeSpec<'static> = form(
     "ADDX",
     14,
     &[X_MOD],
     &[reg(RD, "rd", &[]), reg(RA, "ra", NEG_X)],
 );
 
-fn more_forms(mnemonic: &str) -> &'static [&'static OpcodeSpec] {
+fn more_forms(mnemonic: &str) -> &'static [&'static OpcodeSpec<'static>] {
     match mnemonic {
         "MOVA" => &[&MOVA],
         "MOVS" => &[&MOVS],
@@ -782,7 +794,7 @@ fn more_forms(mnemonic: &str) -> &'static [&'static OpcodeSpec] {
 }
 
 /// [`asm_at`] over every form of this file, at 0x10.
-fn asm2(line: &str) -> Result<u128, AsmError> {
+fn asm2(line: &str) -> Result<u128, AsmError<'static>> {
     let l = lex(line)?;
     let labels = |name: &str| (name == "loop").then_some(0x40);
     assemble(&l, 1, more_forms(l.parts[0].0), 0x10, &labels)
@@ -1026,14 +1038,14 @@ fn names_that_are_not_operands_get_hints() {
     );
 }
 
-const ROUND: ModSpec = ModSpec {
+const ROUND: ModSpec<'static> = ModSpec {
     at: At::new(10, 2),
     field: "rnd",
     values: &[("RM", 2), ("RN", 0), ("RP", 3), ("RZ", 1)],
     required: true,
     values_text: "`.RN`, `.RZ`, `.RM`, `.RP`",
 };
-const WIDTH: ModSpec = ModSpec {
+const WIDTH: ModSpec<'static> = ModSpec {
     at: FTZ,
     field: "width",
     values: &[("F16", 1), ("F32", 0)],
@@ -1044,13 +1056,13 @@ const ORDER: Names<'static> = Names {
     named: &[("GE", 0), ("GEU", 2), ("GT", 1), ("GTU", 3), ("GX", 4)],
     numbered: None,
 };
-const OPT_P: OperandSpec = OperandSpec {
+const OPT_P: OperandSpec<'static> = OperandSpec {
     kind: Kind::Reg {
         name: PRED,
         prefix: "P",
         lo: 0,
         hi: 6,
-        count: count_n::<1>,
+        count: Count::Fixed(1),
     },
     at: At::new(56, 3),
     subs: &[],
@@ -1060,18 +1072,18 @@ const OPT_P: OperandSpec = OperandSpec {
 };
 
 /// `CVT.F16.RN rd`: a second, required modifier.
-const CVT: OpcodeSpec = OpcodeSpec {
+const CVT: OpcodeSpec<'static> = OpcodeSpec {
     mods_text: ".F16 .F32 .RM .RN .RP .RZ",
     ..form("CVT", 15, &[WIDTH, ROUND], &[reg(RD, "rd", &[])])
 };
 /// `TST rd{, pp}`: a last operand that may be left out; `MID rd{, pp}, rb`: one in
 /// the middle.
-const TST: OpcodeSpec = OpcodeSpec {
+const TST: OpcodeSpec<'static> = OpcodeSpec {
     base: 16 | 7 << 56,
     req_after: &[0, 0],
     ..form("TST", 16, &[], &[reg(RD, "rd", &[]), OPT_P])
 };
-const MID: OpcodeSpec = OpcodeSpec {
+const MID: OpcodeSpec<'static> = OpcodeSpec {
     base: 17 | 7 << 56,
     req_after: &[1, 1, 0],
     ..form(
@@ -1082,7 +1094,7 @@ const MID: OpcodeSpec = OpcodeSpec {
     )
 };
 /// `ORD rd, order`: an enumeration with values that share their starts.
-const ORD: OpcodeSpec = form(
+const ORD: OpcodeSpec<'static> = form(
     "ORD",
     18,
     &[],
@@ -1100,7 +1112,7 @@ const ORD: OpcodeSpec = form(
 /// Two forms of `PAIR`, each with an immediate too wide in one place: the error the
 /// furthest along wins. `PAIRM` knows `.M` and wants a register first; `PAIRN` does
 /// not know `.M`.
-const fn nibble(at: At, label: &'static str) -> OperandSpec {
+const fn nibble(at: At, label: &'static str) -> OperandSpec<'static> {
     OperandSpec {
         kind: Kind::Imm {
             type_name: "UImm4",
@@ -1116,29 +1128,29 @@ const fn nibble(at: At, label: &'static str) -> OperandSpec {
         optional: false,
     }
 }
-const PAIR_A: OpcodeSpec = form(
+const PAIR_A: OpcodeSpec<'static> = form(
     "PAIR",
     19,
     &[],
     &[nibble(RA, "a"), imm(RB, "b", 8, true, ImmAddr::No)],
 );
-const PAIR_B: OpcodeSpec = form(
+const PAIR_B: OpcodeSpec<'static> = form(
     "PAIR",
     20,
     &[],
     &[imm(RA, "a", 8, true, ImmAddr::No), nibble(RB, "b")],
 );
-const M_MOD: ModSpec = ModSpec {
+const M_MOD: ModSpec<'static> = ModSpec {
     at: FTZ,
     field: "m",
     values: &[("M", 1)],
     required: false,
     values_text: "`.M`",
 };
-const PAIR_M: OpcodeSpec = form("PAIRM", 21, &[M_MOD], &[reg(RD, "rd", &[])]);
-const PAIR_N: OpcodeSpec = form("PAIRM", 22, &[], &[reg(RD, "rd", &[])]);
+const PAIR_M: OpcodeSpec<'static> = form("PAIRM", 21, &[M_MOD], &[reg(RD, "rd", &[])]);
+const PAIR_N: OpcodeSpec<'static> = form("PAIRM", 22, &[], &[reg(RD, "rd", &[])]);
 
-fn third_forms(mnemonic: &str) -> &'static [&'static OpcodeSpec] {
+fn third_forms(mnemonic: &str) -> &'static [&'static OpcodeSpec<'static>] {
     match mnemonic {
         "CVT" => &[&CVT],
         "TST" => &[&TST],
@@ -1150,7 +1162,7 @@ fn third_forms(mnemonic: &str) -> &'static [&'static OpcodeSpec] {
     }
 }
 
-fn asm3(line: &str) -> Result<u128, AsmError> {
+fn asm3(line: &str) -> Result<u128, AsmError<'static>> {
     let l = lex(line)?;
     assemble(&l, 1, third_forms(l.parts[0].0), 0x10, &|_| None)
 }
@@ -1297,7 +1309,7 @@ fn hints_name_only_what_is_wrong() {
     );
 }
 
-const Q_LONG: OpcodeSpec = form(
+const Q_LONG: OpcodeSpec<'static> = form(
     "Q",
     23,
     &[],
@@ -1307,9 +1319,9 @@ const Q_LONG: OpcodeSpec = form(
         reg(RB, "rb", &[]),
     ],
 );
-const Q_SHORT: OpcodeSpec = form("Q", 24, &[], &[reg(RD, "rd", &[]), nibble(RA, "a")]);
-const W_NIBBLE: OpcodeSpec = form("W", 25, &[], &[nibble(RA, "a"), reg(RD, "rd", &[])]);
-const W_BYTES: OpcodeSpec = form(
+const Q_SHORT: OpcodeSpec<'static> = form("Q", 24, &[], &[reg(RD, "rd", &[]), nibble(RA, "a")]);
+const W_NIBBLE: OpcodeSpec<'static> = form("W", 25, &[], &[nibble(RA, "a"), reg(RD, "rd", &[])]);
+const W_BYTES: OpcodeSpec<'static> = form(
     "W",
     26,
     &[],
@@ -1318,13 +1330,13 @@ const W_BYTES: OpcodeSpec = form(
         imm(RB, "b", 8, true, ImmAddr::No),
     ],
 );
-const V_THREE: OpcodeSpec = form(
+const V_THREE: OpcodeSpec<'static> = form(
     "V",
     27,
     &[],
     &[reg(RD, "rd", &[]), nibble(RA, "a"), reg(RB, "rb", &[])],
 );
-const V_TWO: OpcodeSpec = form(
+const V_TWO: OpcodeSpec<'static> = form(
     "V",
     28,
     &[],
@@ -1333,7 +1345,7 @@ const V_TWO: OpcodeSpec = form(
 
 fn ranked(line: &str) -> String {
     let l = lex(line).unwrap();
-    let cands: &[&OpcodeSpec] = match l.parts[0].0 {
+    let cands: &[&OpcodeSpec<'static>] = match l.parts[0].0 {
         "Q" => &[&Q_LONG, &Q_SHORT],
         "W" => &[&W_NIBBLE, &W_BYTES],
         _ => &[&V_THREE, &V_TWO],
@@ -1378,8 +1390,8 @@ fn unknown_mnemonics_say_what_is_near() {
     );
 }
 
-const MOV_2: OpcodeSpec = form("MOV", 29, &[], &[reg(RD, "rd", &[]), reg(RA, "ra", &[])]);
-const MOV_3: OpcodeSpec = OpcodeSpec {
+const MOV_2: OpcodeSpec<'static> = form("MOV", 29, &[], &[reg(RD, "rd", &[]), reg(RA, "ra", &[])]);
+const MOV_3: OpcodeSpec<'static> = OpcodeSpec {
     base: 30 | 7 << 56,
     req_after: &[1, 0, 0],
     ..form(
@@ -1395,12 +1407,12 @@ const MOV_3: OpcodeSpec = OpcodeSpec {
 #[test]
 fn the_first_form_that_matches_wins() {
     let l = lex("MOV R1, R2").unwrap();
-    let both: &[&OpcodeSpec] = &[&MOV_2, &MOV_3];
+    let both: &[&OpcodeSpec<'static>] = &[&MOV_2, &MOV_3];
     assert_eq!(
         assemble(&l, 1, both, 0, &|_| None),
         Ok(word(&[(RD, 1), (RA, 2)], 29))
     );
-    let reversed: &[&OpcodeSpec] = &[&MOV_3, &MOV_2];
+    let reversed: &[&OpcodeSpec<'static>] = &[&MOV_3, &MOV_2];
     assert_eq!(
         assemble(&l, 1, reversed, 0, &|_| None),
         Ok(word(&[(RD, 1), (RA, 2)], MOV_3.base))
@@ -1408,11 +1420,11 @@ fn the_first_form_that_matches_wins() {
 }
 
 /// `MID`'s operands, as a form of `X`.
-const X_SKIP: OpcodeSpec = OpcodeSpec {
+const X_SKIP: OpcodeSpec<'static> = OpcodeSpec {
     mnemonic: "X",
     ..MID
 };
-const X_ENUM: OpcodeSpec = form(
+const X_ENUM: OpcodeSpec<'static> = form(
     "X",
     32,
     &[],
