@@ -11,7 +11,8 @@ use isa_rt::asm::{
     RegFile, Sub, SubRole,
 };
 
-use super::{expected_kind, mnemonic, Assembler, SubKind};
+use super::tables::{registers_of, Registers};
+use super::{expected_kind, mnemonic, Assembler, OpcodeAsm, SubKind};
 use crate::model::{Address, Model, Opcode, OperandKind, Role, Type, TypeId, TypeKind};
 
 /// A field's place.
@@ -25,39 +26,203 @@ fn code(c: u128) -> u64 {
     c as u64
 }
 
-/// How the values of `ty` (a register file or an enumeration) read by name, in `bump`;
-/// `None` for a type without names.
-pub(crate) fn names<'b>(bump: &'b Bump, ty: &Type) -> Option<Names<'b>> {
-    let (list, numbered): (Vec<(&str, u128)>, _) = match &ty.kind {
+/// How the values of `ty` (a register file or an enumeration) read by name: its names
+/// sorted as `isa_rt::table::by_name` searches them (the first of a name kept), and
+/// its numbered registers; `None` for a type without names.
+fn name_list(ty: &Type) -> Option<NameList<'_>> {
+    let (mut named, numbered): (Vec<(&str, u64)>, _) = match &ty.kind {
         TypeKind::RegFile(rf) => (
-            rf.named.iter().map(|(n, c)| (n.as_str(), *c)).collect(),
-            Some((&*bump.alloc_str(&rf.prefix), code(rf.lo), code(rf.hi))),
+            rf.named
+                .iter()
+                .map(|(n, c)| (n.as_str(), code(*c)))
+                .collect(),
+            Some((rf.prefix.as_str(), code(rf.lo), code(rf.hi))),
         ),
-        TypeKind::Enum(vs) => (vs.iter().map(|v| (v.name.as_str(), v.code)).collect(), None),
+        TypeKind::Enum(vs) => (
+            vs.iter().map(|v| (v.name.as_str(), code(v.code))).collect(),
+            None,
+        ),
         _ => return None,
     };
-    let mut named: Vec<(&'b str, u64)> = list
-        .into_iter()
-        .map(|(n, c)| (&*bump.alloc_str(n), code(c)))
-        .collect();
-    // Sorted as `isa_rt::table::by_name` searches (the first of a name kept).
     named.sort_by(|a, b| a.0.cmp(b.0));
     named.dedup_by(|a, b| a.0 == b.0);
-    Some(Names {
-        named: bump.alloc_slice_copy(&named),
-        numbered,
-    })
+    Some(NameList { named, numbered })
 }
 
-/// For each operand of opcode `opcode` (`Order` without the guard), how many required
-/// operands follow it.
-pub(crate) fn required_after(a: &Assembler, opcode: usize) -> Vec<usize> {
-    let op = &a.model.opcodes[opcode];
-    let required: Vec<bool> = a.ops[opcode]
+/// The names of a type, as [`Names`] borrows them.
+struct NameList<'m> {
+    named: Vec<(&'m str, u64)>,
+    numbered: Option<(&'m str, u64, u64)>,
+}
+
+impl NameList<'_> {
+    fn names(&self) -> Names<'_> {
+        Names {
+            named: &self.named,
+            numbered: self.numbered,
+        }
+    }
+}
+
+/// A register file, as [`RegFile`] borrows it.
+struct FileText<'m> {
+    type_name: &'m str,
+    prefix: &'m str,
+    lo: u64,
+    hi: u64,
+    /// Its named registers, `RZ, PT`.
+    named: String,
+}
+
+/// How many registers an operand spans, as [`Count`] borrows it.
+enum Counted {
+    Fixed(u64),
+    Bits(Vec<isa_rt::expr::Op>),
+    Lookup(At, Vec<u8>),
+}
+
+/// What an opcode's form reads that is worked out from the model rather than read in
+/// it: its texts, its base word, its counts and conditions as expressions.
+struct OpcodeText<'m> {
+    mnemonic: String,
+    /// The word every parse starts from: fixed bits and defaults, symbol sub-fields
+    /// without a default unset.
+    base: u128,
+    fields: Vec<&'m str>,
+    places: Vec<At>,
+    /// Every modifier value, `.A .B`.
+    mods_text: String,
+    /// Per modifier field (in printing order): its values, and `.A, .B`.
+    mods: Vec<(Vec<(&'m str, u64)>, String)>,
+    /// Per operand: what it takes (`a Reg`), and how many registers it spans.
+    operands: Vec<(String, Counted)>,
+    req_after: Vec<u8>,
+    /// The `__Exception` conditions.
+    exceptions: Vec<Vec<isa_rt::expr::Op>>,
+}
+
+/// The parts of a model's forms that hold no reference to each other, worked out once
+/// per model (`Assembler::new`): a line's forms are put together from them by
+/// [`Forms`], into an arena, since the forms borrow each other and so cannot be kept
+/// beside what they borrow.
+pub(crate) struct Prepared<'m> {
+    /// Per type.
+    names: Vec<Option<NameList<'m>>>,
+    /// Per type: its values' names, in the spec's order.
+    values: Vec<Vec<&'m str>>,
+    files: Vec<FileText<'m>>,
+    /// Per opcode.
+    opcodes: Vec<OpcodeText<'m>>,
+}
+
+impl<'m> Prepared<'m> {
+    /// The parts of the forms of `model`, whose per-opcode facts are `ops`.
+    pub(crate) fn new(model: &'m Model, ops: &[OpcodeAsm]) -> Prepared<'m> {
+        let files = model
+            .types
+            .iter()
+            .filter_map(|t| {
+                let rf = t.reg_file()?;
+                let named: Vec<&str> = rf.named.iter().map(|(n, _)| n.as_str()).collect();
+                Some(FileText {
+                    type_name: &t.name,
+                    prefix: &rf.prefix,
+                    lo: code(rf.lo),
+                    hi: code(rf.hi),
+                    named: named.join(", "),
+                })
+            })
+            .collect();
+        let values = model
+            .types
+            .iter()
+            .map(|t| {
+                let vs = t.enum_values().unwrap_or(&[]);
+                vs.iter().map(|v| v.name.as_str()).collect()
+            })
+            .collect();
+        Prepared {
+            names: model.types.iter().map(name_list).collect(),
+            values,
+            files,
+            opcodes: (0..model.opcodes.len())
+                .map(|i| opcode_text(model, ops, i))
+                .collect(),
+        }
+    }
+}
+
+fn opcode_text<'m>(model: &'m Model, ops: &[OpcodeAsm], opcode: usize) -> OpcodeText<'m> {
+    let op = &model.opcodes[opcode];
+    let oa = &ops[opcode];
+    let mut d = model.default_instruction(opcode);
+    for (i, f) in op.fields.iter().enumerate() {
+        if matches!(f.role, Role::SubField(_)) && f.default.is_none() {
+            d.values[i] = model.ty(f.ty).symbol_codes().map_or(0, |c| c.0);
+        }
+    }
+    let mods = oa
+        .modifiers
+        .iter()
+        .map(|&m| {
+            let vs = model.ty(op.fields[m].ty).enum_values().unwrap_or(&[]);
+            let values = vs.iter().map(|v| (v.name.as_str(), code(v.code))).collect();
+            let text: Vec<String> = vs.iter().map(|v| format!(".{}", v.name)).collect();
+            (values, text.join(", "))
+        })
+        .collect();
+    let mods_text: Vec<String> = oa
+        .modifiers
+        .iter()
+        .flat_map(|&m| model.ty(op.fields[m].ty).enum_values().unwrap_or(&[]))
+        .map(|v| format!(".{}", v.name))
+        .collect();
+    let operands = oa
         .operands
         .iter()
-        .map(|o| !is_optional(op, o))
+        .map(|o| {
+            let count = match o.kind {
+                OperandKind::Field(f) => match registers_of(model, op, f) {
+                    Registers::Fixed(n) => Counted::Fixed(u64::from(n)),
+                    Registers::Lookup(g, counts) => {
+                        let g = &op.fields[g];
+                        let counts = counts.into_iter().map(|n| n.min(255) as u8).collect();
+                        Counted::Lookup(at(g.start, g.width), counts)
+                    }
+                    Registers::Bits(ops) => Counted::Bits(ops),
+                },
+                _ => Counted::Fixed(1),
+            };
+            (expected_kind(model, op, &o.kind), count)
+        })
         .collect();
+    OpcodeText {
+        mnemonic: mnemonic(model, opcode),
+        base: model.encode(&d),
+        fields: op.fields.iter().map(|f| f.name.as_str()).collect(),
+        places: op.fields.iter().map(|f| at(f.start, f.width)).collect(),
+        mods_text: mods_text.join(" "),
+        mods,
+        operands,
+        req_after: required_after(op, &oa.operands)
+            .into_iter()
+            .map(|r| r.min(u8::MAX as usize) as u8)
+            .collect(),
+        exceptions: op.exceptions.iter().map(|x| postfix(&x.cond)).collect(),
+    }
+}
+
+/// `e` as the matcher's postfix expression.
+fn postfix(e: &crate::model::expr::CExpr) -> Vec<isa_rt::expr::Op> {
+    let mut ops = Vec::new();
+    super::tables::postfix(e, &mut ops);
+    ops
+}
+
+/// For each of `operands` of `op` (`Order` without the guard), how many required
+/// operands follow it.
+pub(crate) fn required_after(op: &Opcode, operands: &[crate::model::Operand]) -> Vec<usize> {
+    let required: Vec<bool> = operands.iter().map(|o| !is_optional(op, o)).collect();
     (0..required.len())
         .map(|k| required[k + 1..].iter().filter(|r| **r).count())
         .collect()
@@ -68,63 +233,57 @@ pub(crate) fn is_optional(op: &Opcode, o: &crate::model::Operand) -> bool {
     matches!(o.kind, OperandKind::Field(f) if op.fields[f].default.is_some())
 }
 
-/// The spec's register files, in its order (for "`R255` does not exist" hints).
-pub(crate) fn reg_files<'b>(bump: &'b Bump, model: &Model) -> &'b [RegFile<'b>] {
-    let files: Vec<RegFile<'b>> = model
-        .types
-        .iter()
-        .filter_map(|t| {
-            let rf = t.reg_file()?;
-            let named: Vec<&str> = rf.named.iter().map(|(n, _)| n.as_str()).collect();
-            Some(RegFile {
-                type_name: bump.alloc_str(&t.name),
-                prefix: bump.alloc_str(&rf.prefix),
-                lo: code(rf.lo),
-                hi: code(rf.hi),
-                named: bump.alloc_str(&named.join(", ")),
-            })
-        })
-        .collect();
-    bump.alloc_slice_copy(&files)
-}
-
-/// Builds the forms of one spec into one arena.
-pub(crate) struct Forms<'b, 'a> {
+/// Puts together the forms of one spec's opcodes, into one arena.
+pub(crate) struct Forms<'b> {
     bump: &'b Bump,
-    a: &'a Assembler<'a>,
+    model: &'b Model,
+    ops: &'b [OpcodeAsm],
+    p: &'b Prepared<'b>,
     /// The spec's register files, shared by every form.
     files: &'b [RegFile<'b>],
 }
 
-impl<'b, 'a> Forms<'b, 'a> {
-    pub(crate) fn new(bump: &'b Bump, a: &'a Assembler<'a>) -> Forms<'b, 'a> {
+impl<'b> Forms<'b> {
+    pub(crate) fn new(bump: &'b Bump, a: &'b Assembler<'b>) -> Forms<'b> {
+        let p = &a.forms;
+        let files: Vec<RegFile<'b>> = p
+            .files
+            .iter()
+            .map(|f| RegFile {
+                type_name: f.type_name,
+                prefix: f.prefix,
+                lo: f.lo,
+                hi: f.hi,
+                named: &f.named,
+            })
+            .collect();
         Forms {
             bump,
-            a,
-            files: reg_files(bump, a.model),
+            model: a.model,
+            ops: &a.ops,
+            p,
+            files: bump.alloc_slice_copy(&files),
         }
     }
 
-    fn str(&self, s: &str) -> &'b str {
-        self.bump.alloc_str(s)
+    /// The spec's register files (for "`R255` does not exist" hints).
+    pub(crate) fn files(&self) -> &'b [RegFile<'b>] {
+        self.files
     }
 
-    fn names(&self, ty: TypeId) -> Names<'b> {
-        names(self.bump, self.a.model.ty(ty)).unwrap_or(Names {
-            named: &[],
-            numbered: None,
-        })
-    }
-
-    /// `e` as the matcher's postfix expression.
-    fn expr(&self, e: &crate::model::expr::CExpr) -> &'b [isa_rt::expr::Op] {
-        let mut ops = Vec::new();
-        super::tables::postfix(e, &mut ops);
-        self.bump.alloc_slice_copy(&ops)
+    /// How the values of type `ty` read by name (no names for a type without them).
+    pub(crate) fn names(&self, ty: TypeId) -> Names<'b> {
+        match &self.p.names[ty.0] {
+            Some(n) => n.names(),
+            None => Names {
+                named: &[],
+                numbered: None,
+            },
+        }
     }
 
     fn sub(&self, op: &Opcode, sub: usize, kind: SubKind) -> Sub<'b> {
-        let model = self.a.model;
+        let model = self.model;
         let f = &op.fields[sub];
         let role = match kind {
             SubKind::Not => SubRole::Not,
@@ -147,26 +306,21 @@ impl<'b, 'a> Forms<'b, 'a> {
     }
 
     fn subs(&self, op: &Opcode, opcode: usize, field: Option<usize>) -> &'b [Sub<'b>] {
-        let subs: Vec<Sub<'b>> = field
-            .and_then(|f| self.a.ops[opcode].subs.get(&f))
-            .into_iter()
-            .flatten()
-            .map(|&(s, k)| self.sub(op, s, k))
-            .collect();
-        self.bump.alloc_slice_copy(&subs)
+        let Some(subs) = field.and_then(|f| self.ops[opcode].subs.get(&f)) else {
+            return &[];
+        };
+        self.bump
+            .alloc_slice_fill_iter(subs.iter().map(|&(s, k)| self.sub(op, s, k)))
     }
 
-    /// What operand `o` of opcode `opcode` is, its main field and the field whose
+    /// What operand `k` of opcode `opcode` is, its main field and the field whose
     /// sub-fields it has; `None` for an operand the matcher cannot read (a
     /// constant-memory operand whose field is of no constant-memory type).
     #[allow(clippy::type_complexity)]
-    fn kind(
-        &self,
-        opcode: usize,
-        o: &crate::model::Operand,
-    ) -> Option<(Kind<'b>, Option<usize>, Option<usize>)> {
-        let model = self.a.model;
+    fn kind(&self, opcode: usize, k: usize) -> Option<(Kind<'b>, Option<usize>, Option<usize>)> {
+        let model = self.model;
         let op = &model.opcodes[opcode];
+        let o = &self.ops[opcode].operands[k];
         Some(match o.kind {
             OperandKind::Field(f) => {
                 let field = &op.fields[f];
@@ -174,32 +328,20 @@ impl<'b, 'a> Forms<'b, 'a> {
                 let kind = match &t.kind {
                     TypeKind::RegFile(rf) => Kind::Reg {
                         name: self.names(field.ty),
-                        prefix: self.str(&rf.prefix),
+                        prefix: &rf.prefix,
                         lo: code(rf.lo),
                         hi: code(rf.hi),
-                        count: match op.bitwidth(f) {
-                            None => Count::Fixed(1),
-                            Some(b) => {
-                                let mut read = Vec::new();
-                                b.expr.fields(&mut read);
-                                if read.is_empty() {
-                                    // An expression of no field (`32`, `(1) * 64`).
-                                    let bits = b.expr.eval(&|_| 0);
-                                    Count::Fixed(u64::from(isa_rt::print::registers(bits)))
-                                } else {
-                                    Count::Bits(self.expr(&b.expr))
-                                }
-                            }
+                        count: match &self.p.opcodes[opcode].operands[k].1 {
+                            Counted::Fixed(n) => Count::Fixed(*n),
+                            Counted::Bits(ops) => Count::Bits(ops),
+                            Counted::Lookup(at, counts) => Count::Lookup { at: *at, counts },
                         },
                     },
-                    TypeKind::Enum(vs) => {
-                        let values: Vec<&'b str> = vs.iter().map(|v| self.str(&v.name)).collect();
-                        Kind::Enum {
-                            name: self.names(field.ty),
-                            type_name: self.str(&t.name),
-                            values: self.bump.alloc_slice_copy(&values),
-                        }
-                    }
+                    TypeKind::Enum(_) => Kind::Enum {
+                        name: self.names(field.ty),
+                        type_name: &t.name,
+                        values: &self.p.values[field.ty.0],
+                    },
                     TypeKind::Immediate { signed } => {
                         let (addr, shift) = match op.address(f) {
                             Some((s, Address::Relative)) => (ImmAddr::Rel, s),
@@ -213,7 +355,7 @@ impl<'b, 'a> Forms<'b, 'a> {
                             None => (ImmAddr::No, 0),
                         };
                         Kind::Imm {
-                            type_name: self.str(&t.name),
+                            type_name: &t.name,
                             width: t.width.min(128) as u8,
                             signed: *signed,
                             addr,
@@ -253,7 +395,7 @@ impl<'b, 'a> Forms<'b, 'a> {
                     signed: offset_signed,
                     reg: at(rf.start, rf.width),
                     reg_name: self.names(rf.ty),
-                    reg_type: self.str(&model.ty(rf.ty).name),
+                    reg_type: &model.ty(rf.ty).name,
                     zero,
                 };
                 (kind, Some(mem), Some(mem))
@@ -263,62 +405,40 @@ impl<'b, 'a> Forms<'b, 'a> {
                 let of = &op.fields[offset];
                 let ot = model.ty(of.ty);
                 let kind = Kind::RegIdx {
-                    prefix: self.str(prefix),
+                    prefix,
                     reg_name: self.names(op.fields[reg].ty),
-                    reg_type: self.str(&model.ty(op.fields[reg].ty).name),
+                    reg_type: &model.ty(op.fields[reg].ty).name,
                     off: at(of.start, of.width),
                     off_width: ot.width.min(128) as u8,
                     off_signed: matches!(ot.kind, TypeKind::Immediate { signed: true }),
                 };
                 (kind, Some(reg), None)
             }
-            OperandKind::Word(w) => (Kind::Word(self.str(&model.words[w.0].name)), None, None),
+            OperandKind::Word(w) => (Kind::Word(&model.words[w.0].name), None, None),
         })
     }
 
     /// The form of opcode `opcode`.
     pub(crate) fn opcode(&self, opcode: usize) -> OpcodeSpec<'b> {
-        let model = self.a.model;
+        let model = self.model;
         let op = &model.opcodes[opcode];
-        let oa = &self.a.ops[opcode];
+        let oa = &self.ops[opcode];
+        let text = &self.p.opcodes[opcode];
         let bump = self.bump;
-
-        // The word every parse starts from: fixed bits and defaults; symbol sub-fields
-        // without a default start unset.
-        let mut d = model.default_instruction(opcode);
-        for (i, f) in op.fields.iter().enumerate() {
-            if matches!(f.role, Role::SubField(_)) && f.default.is_none() {
-                d.values[i] = model.ty(f.ty).symbol_codes().map_or(0, |c| c.0);
-            }
-        }
-
-        let mods: Vec<ModSpec<'b>> = oa
+        let mods = oa
             .modifiers
             .iter()
-            .map(|&m| {
+            .zip(&text.mods)
+            .map(|(&m, (values, vt))| {
                 let f = &op.fields[m];
-                let vs = model.ty(f.ty).enum_values().unwrap_or(&[]);
-                let values: Vec<(&'b str, u64)> = vs
-                    .iter()
-                    .map(|v| (self.str(&v.name), code(v.code)))
-                    .collect();
-                let text: Vec<String> = vs.iter().map(|v| format!(".{}", v.name)).collect();
                 ModSpec {
                     at: at(f.start, f.width),
-                    field: self.str(&f.name),
-                    values: bump.alloc_slice_copy(&values),
+                    field: &f.name,
+                    values,
                     required: f.default.is_none(),
-                    values_text: self.str(&text.join(", ")),
+                    values_text: vt,
                 }
-            })
-            .collect();
-        let mods_text: Vec<String> = oa
-            .modifiers
-            .iter()
-            .flat_map(|&m| model.ty(op.fields[m].ty).enum_values().unwrap_or(&[]))
-            .map(|v| format!(".{}", v.name))
-            .collect();
-
+            });
         let guard = oa.guard.map(|g| {
             let f = &op.fields[g];
             let not = oa
@@ -331,51 +451,43 @@ impl<'b, 'a> Forms<'b, 'a> {
             GuardSpec {
                 at: at(f.start, f.width),
                 name: self.names(f.ty),
-                type_name: self.str(&model.ty(f.ty).name),
+                type_name: &model.ty(f.ty).name,
                 not,
             }
         });
-
-        let mut operands = Vec::with_capacity(oa.operands.len());
-        for (k, o) in oa.operands.iter().enumerate() {
-            let Some((kind, main, decorated)) = self.kind(opcode, o) else {
-                continue;
-            };
-            operands.push(OperandSpec {
-                kind,
-                at: main.map_or(at(0, 0), |m| at(op.fields[m].start, op.fields[m].width)),
-                subs: self.subs(op, opcode, decorated),
-                label: self.str(&oa.labels[k]),
-                expected: self.str(&expected_kind(model, op, &o.kind)),
-                optional: is_optional(op, o),
-            });
-        }
-        let req_after: Vec<u8> = required_after(self.a, opcode)
-            .into_iter()
-            .map(|r| r.min(u8::MAX as usize) as u8)
-            .collect();
-        let exceptions: Vec<Exception<'b>> = op
-            .exceptions
-            .iter()
-            .map(|x| Exception {
-                cond: self.expr(&x.cond),
-                kind: self.str(&x.kind),
-                message: self.str(&x.message),
+        let operands: Vec<OperandSpec<'b>> = (0..oa.operands.len())
+            .filter_map(|k| {
+                let (kind, main, decorated) = self.kind(opcode, k)?;
+                Some(OperandSpec {
+                    kind,
+                    at: main.map_or(at(0, 0), |m| at(op.fields[m].start, op.fields[m].width)),
+                    subs: self.subs(op, opcode, decorated),
+                    label: &oa.labels[k],
+                    expected: &text.operands[k].0,
+                    optional: is_optional(op, &oa.operands[k]),
+                })
             })
             .collect();
-        let fields: Vec<&'b str> = op.fields.iter().map(|f| self.str(&f.name)).collect();
-        let places: Vec<At> = op.fields.iter().map(|f| at(f.start, f.width)).collect();
+        let exceptions = op
+            .exceptions
+            .iter()
+            .zip(&text.exceptions)
+            .map(|(x, cond)| Exception {
+                cond,
+                kind: &x.kind,
+                message: &x.message,
+            });
         OpcodeSpec {
-            mnemonic: self.str(&mnemonic(model, opcode)),
-            fields: bump.alloc_slice_copy(&fields),
-            places: bump.alloc_slice_copy(&places),
-            mods_text: self.str(&mods_text.join(" ")),
-            base: model.encode(&d),
-            mods: bump.alloc_slice_copy(&mods),
+            mnemonic: &text.mnemonic,
+            fields: &text.fields,
+            places: &text.places,
+            mods_text: &text.mods_text,
+            base: text.base,
+            mods: bump.alloc_slice_fill_iter(mods),
             guard,
             operands: bump.alloc_slice_copy(&operands),
-            req_after: bump.alloc_slice_copy(&req_after),
-            exceptions: bump.alloc_slice_copy(&exceptions),
+            req_after: &text.req_after,
+            exceptions: bump.alloc_slice_fill_iter(exceptions),
             files: self.files,
         }
     }

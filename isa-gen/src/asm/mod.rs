@@ -43,7 +43,7 @@ pub mod tables;
 
 pub use isa_rt::print::FormatOptions;
 
-pub(crate) use forms::{names as names_of_type, reg_files, Forms};
+pub(crate) use forms::Forms;
 
 use std::collections::HashMap;
 use std::fmt;
@@ -123,6 +123,8 @@ pub struct Assembler<'m> {
     pub(crate) ops: Vec<OpcodeAsm>,
     /// The model as the engines' tables (`isa_rt::table`).
     tables: Box<isa_rt::table::TableBuf>,
+    /// What the matcher's forms of the opcodes are put together from.
+    forms: forms::Prepared<'m>,
 }
 
 impl<'m> Assembler<'m> {
@@ -131,14 +133,16 @@ impl<'m> Assembler<'m> {
         for i in 0..model.opcodes.len() {
             mnemonics.entry(mnemonic(model, i)).or_default().push(i);
         }
-        let ops = (0..model.opcodes.len())
+        let ops: Vec<OpcodeAsm> = (0..model.opcodes.len())
             .map(|i| opcode_asm(model, i))
             .collect();
+        let forms = forms::Prepared::new(model, &ops);
         let mut a = Assembler {
             model,
             mnemonics,
             ops,
             tables: Default::default(),
+            forms,
         };
         a.tables = Box::new(tables::build(&a));
         a

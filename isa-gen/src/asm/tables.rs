@@ -126,7 +126,7 @@ fn opcode_row(t: &mut TableBuf, a: &Assembler, i: usize) -> OpcodeRow {
     let mnemonic = t.str(&super::mnemonic(model, i));
     let mods = t.indices(oa.modifiers.iter().map(|&m| f16(m)));
 
-    let required_after = forms::required_after(a, i);
+    let required_after = forms::required_after(op, &oa.operands);
     let mut rows = Vec::with_capacity(oa.operands.len());
     for (k, o) in oa.operands.iter().enumerate() {
         let kind = match o.kind {
@@ -216,38 +216,54 @@ fn role(k: SubKind) -> SubRole {
     }
 }
 
-/// How many registers field `f` of opcode `i` spans: fixed, or its `Bitwidth`.
+/// How many registers field `f` of opcode `i` spans, as the engines read it.
 fn count(t: &mut TableBuf, model: &Model, i: usize, f: usize) -> Count {
-    let op = &model.opcodes[i];
-    if !matches!(model.ty(op.fields[f].ty).kind, ModelType::RegFile(_)) {
-        return Count::Fixed(1);
-    }
-    match op.bitwidth(f) {
-        None => Count::Fixed(1),
-        Some(b) => {
-            let mut ops = Vec::new();
-            postfix(&b.expr, &mut ops);
-            let mut read = Vec::new();
-            b.expr.fields(&mut read);
-            match read.as_slice() {
-                [] => Count::Fixed(registers(isa_rt::expr::eval(&ops, &|_| 0))),
-                // One narrow field: the count of each of its codes, worked out here.
-                &[g] if op.fields[g].width <= LOOKUP_BITS => {
-                    let codes = 0..1u128 << op.fields[g].width.min(LOOKUP_BITS);
-                    let counts = codes.map(|c| registers(isa_rt::expr::eval(&ops, &|_| c)));
-                    let counts: Vec<u16> = counts.map(|n| n.min(u16::MAX as u32) as u16).collect();
-                    Count::Lookup {
-                        field: g as u16,
-                        counts: t.indices(counts),
-                    }
-                }
-                _ => {
-                    let at = t.exprs.len();
-                    t.exprs.extend(ops);
-                    Count::Bits(run(at, t.exprs.len()))
-                }
-            }
+    match registers_of(model, &model.opcodes[i], f) {
+        Registers::Fixed(n) => Count::Fixed(n),
+        Registers::Lookup(g, counts) => Count::Lookup {
+            field: g as u16,
+            counts: t.indices(counts.into_iter().map(|n| n.min(u16::MAX as u32) as u16)),
+        },
+        Registers::Bits(ops) => {
+            let at = t.exprs.len();
+            t.exprs.extend(ops);
+            Count::Bits(run(at, t.exprs.len()))
         }
+    }
+}
+
+/// How many registers a register operand spans.
+pub(crate) enum Registers {
+    /// Always this many.
+    Fixed(u32),
+    /// By the code of one narrow field: the count of each of its codes.
+    Lookup(usize, Vec<u32>),
+    /// As its `Bitwidth` expression says.
+    Bits(Vec<Op>),
+}
+
+/// How many registers field `f` of `op` spans: fixed (no `Bitwidth`, or one of no
+/// field), a list by code (one that reads one field at most [`LOOKUP_BITS`] wide), or
+/// its `Bitwidth` expression. (A field of no register file spans one.)
+pub(crate) fn registers_of(model: &Model, op: &crate::model::Opcode, f: usize) -> Registers {
+    if !matches!(model.ty(op.fields[f].ty).kind, ModelType::RegFile(_)) {
+        return Registers::Fixed(1);
+    }
+    let Some(b) = op.bitwidth(f) else {
+        return Registers::Fixed(1);
+    };
+    let mut ops = Vec::new();
+    postfix(&b.expr, &mut ops);
+    let mut read = Vec::new();
+    b.expr.fields(&mut read);
+    match read.as_slice() {
+        [] => Registers::Fixed(registers(isa_rt::expr::eval(&ops, &|_| 0))),
+        &[g] if op.fields[g].width <= LOOKUP_BITS => {
+            let codes = 0..1u128 << op.fields[g].width.min(LOOKUP_BITS);
+            let counts = codes.map(|c| registers(isa_rt::expr::eval(&ops, &|_| c)));
+            Registers::Lookup(g, counts.collect())
+        }
+        _ => Registers::Bits(ops),
     }
 }
 

@@ -28,18 +28,20 @@ pub(super) fn forms_text(g: &Gen) -> String {
     // A type's names are its `Named::NAMES` (what its `FromStr` reads too).
     let mut types = HashMap::new();
     for (i, t) in model.types.iter().enumerate() {
-        if let Some(n) = crate::asm::names_of_type(&bump, t) {
-            let ty = g.type_ident(crate::model::TypeId(i));
-            types
-                .entry(key(n))
-                .or_insert_with(|| format!("<{ty} as ::isa_rt::table::Named>::NAMES"));
+        if matches!(
+            t.kind,
+            crate::model::TypeKind::RegFile(_) | crate::model::TypeKind::Enum(_)
+        ) {
+            let ty = crate::model::TypeId(i);
+            let path = format!("<{} as ::isa_rt::table::Named>::NAMES", g.type_ident(ty));
+            types.entry(key(forms.names(ty))).or_insert(path);
         }
     }
     let w = Writer { types };
     let mut s = String::new();
     s.push_str("/// Register files: type, prefix, numbered range, constant registers.\n");
     s.push_str("const ASM_REG_FILES: &[::isa_rt::asm::RegFile<'static>] = &[");
-    for (k, f) in crate::asm::reg_files(&bump, model).iter().enumerate() {
+    for (k, f) in forms.files().iter().enumerate() {
         if k > 0 {
             s.push_str(", ");
         }
@@ -216,6 +218,11 @@ impl Writer {
                         s.push_str("::isa_rt::asm::Count::Bits(&[");
                         list(s, ops, op);
                         s.push_str("])");
+                    }
+                    Count::Lookup { at: a, counts } => {
+                        s.push_str("::isa_rt::asm::Count::Lookup { at: ");
+                        at(s, a);
+                        let _ = write!(s, ", counts: &{counts:?} }}");
                     }
                 }
                 s.push_str(" }");

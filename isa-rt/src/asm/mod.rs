@@ -45,6 +45,15 @@ pub enum Count<'t> {
     /// fields ([`crate::expr`]; field `k` is at [`OpcodeSpec::places`]`[k]`), which the
     /// modifiers already in the word decide.
     Bits(&'t [crate::expr::Op]),
+    /// By the code of the one field at `at` its width reads: the counts by code (a
+    /// `Bits` expression of one narrow field, worked out for each of its codes; a code
+    /// past the list spans one register).
+    Lookup {
+        /// The field's place.
+        at: At,
+        /// The counts, by code.
+        counts: &'t [u8],
+    },
 }
 
 /// How a sub-field is written.
@@ -256,6 +265,10 @@ impl OpcodeSpec<'_> {
         match count {
             Count::Fixed(n) => n,
             Count::Bits(ops) => u64::from(crate::print::registers(self.eval(ops, word))),
+            Count::Lookup { at, counts } => {
+                let code = usize::try_from(at.get(word)).unwrap_or(usize::MAX);
+                counts.get(code).map_or(1, |&n| u64::from(n))
+            }
         }
     }
 }

@@ -1450,3 +1450,189 @@ fn failures_at_different_places_do_not_merge() {
         "`X` operand 2 or 3 (pp or rb): expected a Pred or a Reg, found GT"
     );
 }
+
+/// `WIDE.W rd, ra`: `rd` spans as many registers as the width modifier at `MODE`
+/// says, by a list of counts by code; `ra` by the expression `32 * (mode + 1)`.
+const WIDE: OpcodeSpec<'static> = OpcodeSpec {
+    fields: &["mode", "rd", "ra"],
+    places: &[MODE, RD, RA],
+    ..form(
+        "WIDE",
+        33,
+        &[ModSpec {
+            at: MODE,
+            field: "mode",
+            values: &[("32", 0), ("64", 1), ("96", 2), ("128", 3)],
+            required: true,
+            values_text: "`.32`, `.64`, `.96`, `.128`",
+        }],
+        &[
+            OperandSpec {
+                kind: Kind::Reg {
+                    name: REG,
+                    prefix: "R",
+                    lo: 0,
+                    hi: 254,
+                    count: Count::Lookup {
+                        at: MODE,
+                        counts: &[1, 2, 3],
+                    },
+                },
+                ..reg(RD, "rd", &[])
+            },
+            OperandSpec {
+                kind: Kind::Reg {
+                    name: REG,
+                    prefix: "R",
+                    lo: 0,
+                    hi: 254,
+                    count: Count::Bits(&[
+                        Op::Int(32),
+                        Op::Field(0),
+                        Op::Int(1),
+                        Op::Bin(BinOp::Add),
+                        Op::Bin(BinOp::Mul),
+                    ]),
+                },
+                ..reg(RA, "ra", &[])
+            },
+        ],
+    )
+};
+
+fn wide(line: &str) -> Result<u128, String> {
+    let l = lex(line).map_err(|e| e.display(line).to_string())?;
+    assemble(&l, 1, &[&WIDE], 0, &|_| None).map_err(|e| e.display(line).to_string())
+}
+
+/// A register operand's width is read from the modifiers already in the word: by a
+/// list of counts by code, or by an expression of the fields (`Bitwidth`); a code past
+/// the list spans one register.
+#[test]
+fn register_counts_follow_the_modifiers() {
+    let w = |mode: u128, rd: u128, ra: u128| word(&[(MODE, mode), (RD, rd), (RA, ra)], 33);
+    assert_eq!(wide("WIDE.32 R4, R6"), Ok(w(0, 4, 6)));
+    assert_eq!(wide("WIDE.64 R[4:5], R[6:7]"), Ok(w(1, 4, 6)));
+    assert_eq!(wide("WIDE.96 R[4:6], R[6:8]"), Ok(w(2, 4, 6)));
+    // Past the list of counts (code 3): one register; the expression says 4.
+    assert_eq!(wide("WIDE.128 R4, R[6:9]"), Ok(w(3, 4, 6)));
+    assert_eq!(
+        wide("WIDE.64 R4, R[6:7]").unwrap_err(),
+        "`WIDE.64` operand 1 (rd): a 64-bit operand: write the register range R[4:5]"
+    );
+    assert_eq!(
+        wide("WIDE.64 R[4:5], R[6:8]").unwrap_err(),
+        "`WIDE.64` operand 2 (ra): R[6:8] is 96 bits but the operand is 64 bits here"
+    );
+    assert_eq!(
+        wide("WIDE.128 R[4:7], R[6:9]").unwrap_err(),
+        "`WIDE.128` operand 1 (rd): R[4:7] is 128 bits but the operand is 32 bits here"
+    );
+}
+
+/// The forms of `MOV`, and which of them read a line: its index among the candidates,
+/// and for each operand token the operand it was read as (optional ones left out
+/// counted).
+#[test]
+fn a_mapped_assembly_says_which_form_and_operands_read_the_line() {
+    let mut map = [u8::MAX; crate::lex::MAX_OPERANDS];
+    let l = lex("MOV R1, R2, P3").unwrap();
+    let forms: &[&OpcodeSpec<'static>] = &[&MOV_2, &MOV_3];
+    let (w, form) = assemble_mapped(&l, 1, forms, 0, &|_| None, &mut map).unwrap();
+    assert_eq!((w, form), (word(&[(RD, 1), (RA, 2), (OPT_P.at, 3)], MOV_3.base), 1));
+    assert_eq!(map[..3], [0, 1, 2]);
+    // `MID rd{, pp}, rb` with `pp` left out: the second token is operand 2.
+    let mut map = [u8::MAX; crate::lex::MAX_OPERANDS];
+    let l = lex("MID R1, R3").unwrap();
+    let (_, form) = assemble_mapped(&l, 1, &[&MID], 0, &|_| None, &mut map).unwrap();
+    assert_eq!(form, 0);
+    assert_eq!(map[..3], [0, 2, u8::MAX]);
+    // A wrong value is read as its operand too (the map of a line that fails is not
+    // the answer, but the walk goes on past it).
+    let mut map = [u8::MAX; crate::lex::MAX_OPERANDS];
+    let l = lex("MID R1, P1, R3").unwrap();
+    assert!(assemble_mapped(&l, 1, &[&MID], 0, &|_| None, &mut map).is_ok());
+    assert_eq!(map[..3], [0, 1, 2]);
+}
+
+/// An exception condition reads the fields of the word assembled through the form's
+/// places: the first that holds is the error, its kind a note.
+#[test]
+fn exceptions_are_conditions_on_the_fields_assembled() {
+    const TWO: OpcodeSpec<'static> = OpcodeSpec {
+        exceptions: &[
+            Exception {
+                cond: &[Op::Field(1), Op::Int(7), Op::Bin(BinOp::Gt)],
+                kind: "OOR_REG",
+                message: "ra is past R7",
+            },
+            Exception {
+                cond: &[Op::Field(0), Op::Field(1), Op::Bin(BinOp::Eq)],
+                kind: "ILLEGAL",
+                message: "rd is ra",
+            },
+        ],
+        places: &[RD, RA],
+        ..MOV_2
+    };
+    let asm = |line: &str| {
+        let l = lex(line).unwrap();
+        assemble(&l, 1, &[&TWO], 0, &|_| None).map_err(|e| {
+            let notes: [String; 2] = [e.note(line, 0).to_string(), e.note(line, 1).to_string()];
+            (e.message(line).to_string(), notes)
+        })
+    };
+    assert_eq!(asm("MOV R1, R7"), Ok(word(&[(RD, 1), (RA, 7)], 29)));
+    let (message, notes) = asm("MOV R9, R9").unwrap_err();
+    assert_eq!(message, "`MOV`: ra is past R7", "the first that holds");
+    assert_eq!(notes, ["the spec's OOR_REG exception".to_string(), String::new()]);
+    let (message, notes) = asm("MOV R3, R3").unwrap_err();
+    assert_eq!(message, "`MOV`: rd is ra");
+    assert_eq!(notes[0], "the spec's ILLEGAL exception");
+}
+
+/// A message shows its notes in parentheses; apart, the message has none of them and
+/// each note is itself alone, in order; a note past the last is empty.
+#[test]
+fn notes_are_given_apart_or_in_parentheses() {
+    let line = "ADD R1, R2, R255";
+    let e = asm(line).unwrap_err();
+    let all = e.display(line).to_string();
+    let message = e.message(line).to_string();
+    let notes: std::vec::Vec<String> = (0..4).map(|n| e.note(line, n).to_string()).collect();
+    assert_eq!(
+        message,
+        "`ADD` operand 3 (rb or imm): expected a Reg or a SImm8, found R255"
+    );
+    assert_eq!(
+        notes,
+        [
+            "`R255` does not exist: `Reg` has R0..R254 and RZ",
+            "",
+            "",
+            ""
+        ]
+    );
+    assert_eq!(all, std::format!("{message} ({})", notes[0]));
+    // Several notes: the name of an operand in the spec, among the values of an enum.
+    let line = "SET.U32 R1, cmp";
+    let e = asm(line).unwrap_err();
+    let notes: std::vec::Vec<String> = (0..3).map(|n| e.note(line, n).to_string()).collect();
+    assert_eq!(
+        notes,
+        [
+            "`cmp` is the operand's name in the spec; write a Cmp instead",
+            "`cmp` is not a value of `Cmp`",
+            ""
+        ]
+    );
+    assert_eq!(
+        e.display(line).to_string(),
+        std::format!("{} ({}) ({})", e.message(line), notes[0], notes[1])
+    );
+    // A message without notes is the whole of it.
+    let line = "ADD R1, R2, R3, R4";
+    let e = asm(line).unwrap_err();
+    assert_eq!(e.message(line).to_string(), e.display(line).to_string());
+    assert_eq!(e.note(line, 0).to_string(), "");
+}
