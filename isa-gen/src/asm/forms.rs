@@ -266,11 +266,6 @@ impl<'b> Forms<'b> {
         }
     }
 
-    /// The spec's register files (for "`R255` does not exist" hints).
-    pub(crate) fn files(&self) -> &'b [RegFile<'b>] {
-        self.files
-    }
-
     /// How the values of type `ty` read by name (no names for a type without them).
     pub(crate) fn names(&self, ty: TypeId) -> Names<'b> {
         match &self.p.names[ty.0] {

@@ -2,12 +2,13 @@
 //!
 //! [`Assembler`] parses one line of SASS-like assembly into a [`Decoded`] instruction and
 //! prints one back, for any spec, straight from the [`Model`]. The generated code does the
-//! same for one spec at full speed. For reading lines the two tiers are each other's
-//! test oracle (two matchers, `tests/asm.rs`); for printing they are one printer,
-//! `isa_rt::print`, over the same rows ([`tables`]; the generated crate holds them as its
-//! `TABLES`), so what holds printing to the spec is that every printed line reads back
-//! to its word, and the expected text of the tests. [`program`] handles whole programs
-//! (labels, `/*0040*/` address prefixes).
+//! same for one spec, with the same engines: one matcher, `isa_rt::asm`, over the same
+//! forms (`forms`: built here per line, written out as the generated crate's constants),
+//! and one printer, `isa_rt::print`, over the same rows ([`tables`]; the generated crate
+//! holds them as its `TABLES`). What holds them to the spec is that every printed line
+//! reads back to its word, and the expected text and messages of the tests
+//! (`tests/asm.rs`). [`program`] handles whole programs (labels, `/*0040*/` address
+//! prefixes).
 //!
 //! The printing rules (docs/architecture.md, "What an instruction is"):
 //! - the guard predicate (the first `Order` operand) prints as `@P0`/`@!UP1` and is left

@@ -41,7 +41,8 @@ pub(super) fn forms_text(g: &Gen) -> String {
     let mut s = String::new();
     s.push_str("/// Register files: type, prefix, numbered range, constant registers.\n");
     s.push_str("const ASM_REG_FILES: &[::isa_rt::asm::RegFile<'static>] = &[");
-    for (k, f) in forms.files().iter().enumerate() {
+    // Every form holds the spec's register files (a spec that generates has an opcode).
+    for (k, f) in forms.opcode(0).files.iter().enumerate() {
         if k > 0 {
             s.push_str(", ");
         }

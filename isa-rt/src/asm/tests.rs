@@ -1539,7 +1539,10 @@ fn a_mapped_assembly_says_which_form_and_operands_read_the_line() {
     let l = lex("MOV R1, R2, P3").unwrap();
     let forms: &[&OpcodeSpec<'static>] = &[&MOV_2, &MOV_3];
     let (w, form) = assemble_mapped(&l, 1, forms, 0, &|_| None, &mut map).unwrap();
-    assert_eq!((w, form), (word(&[(RD, 1), (RA, 2), (OPT_P.at, 3)], MOV_3.base), 1));
+    assert_eq!(
+        (w, form),
+        (word(&[(RD, 1), (RA, 2), (OPT_P.at, 3)], MOV_3.base), 1)
+    );
     assert_eq!(map[..3], [0, 1, 2]);
     // `MID rd{, pp}, rb` with `pp` left out: the second token is operand 2.
     let mut map = [u8::MAX; crate::lex::MAX_OPERANDS];
@@ -1585,7 +1588,10 @@ fn exceptions_are_conditions_on_the_fields_assembled() {
     assert_eq!(asm("MOV R1, R7"), Ok(word(&[(RD, 1), (RA, 7)], 29)));
     let (message, notes) = asm("MOV R9, R9").unwrap_err();
     assert_eq!(message, "`MOV`: ra is past R7", "the first that holds");
-    assert_eq!(notes, ["the spec's OOR_REG exception".to_string(), String::new()]);
+    assert_eq!(
+        notes,
+        ["the spec's OOR_REG exception".to_string(), String::new()]
+    );
     let (message, notes) = asm("MOV R3, R3").unwrap_err();
     assert_eq!(message, "`MOV`: rd is ra");
     assert_eq!(notes[0], "the spec's ILLEGAL exception");
