@@ -177,7 +177,7 @@ fn opcode_text<'m>(model: &'m Model, ops: &[OpcodeAsm], opcode: usize) -> Opcode
         .flat_map(|&m| model.ty(op.fields[m].ty).enum_values().unwrap_or(&[]))
         .map(|v| format!(".{}", v.name))
         .collect();
-    let operands = oa
+    let operands: Vec<(String, Counted)> = oa
         .operands
         .iter()
         .map(|o| {
@@ -196,11 +196,20 @@ fn opcode_text<'m>(model: &'m Model, ops: &[OpcodeAsm], opcode: usize) -> Opcode
             (expected_kind(model, op, &o.kind), count)
         })
         .collect();
+    let reads_fields = !op.exceptions.is_empty()
+        || operands
+            .iter()
+            .any(|(_, c): &(String, Counted)| matches!(c, Counted::Bits(_)));
     OpcodeText {
         mnemonic: mnemonic(model, opcode),
         base: model.encode(&d),
         fields: op.fields.iter().map(|f| f.name.as_str()).collect(),
-        places: op.fields.iter().map(|f| at(f.start, f.width)).collect(),
+        // Read only by expressions: an opcode without any has none.
+        places: if reads_fields {
+            op.fields.iter().map(|f| at(f.start, f.width)).collect()
+        } else {
+            Vec::new()
+        },
         mods_text: mods_text.join(" "),
         mods,
         operands,

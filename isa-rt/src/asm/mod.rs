@@ -232,7 +232,7 @@ pub struct OpcodeSpec<'t> {
     /// The opcode's field names (for "`pu` is the operand's name in the spec").
     pub fields: &'t [&'t str],
     /// Where each field is, by its number: what [`Count::Bits`] and
-    /// [`Exception::cond`] read.
+    /// [`Exception::cond`] read (empty when the opcode has neither).
     pub places: &'t [At],
     /// Every modifier value, `.A .B` (for an unknown modifier with none near).
     pub mods_text: &'t str,
