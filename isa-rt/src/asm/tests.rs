@@ -60,15 +60,23 @@ const NOT: At = At::new(124, 1);
 
 const fn reg(at: At, label: &'static str, subs: &'static [Sub<'static>]) -> OperandSpec<'static> {
     OperandSpec {
+        subs,
+        ..registers(at, label, Count::Fixed(1))
+    }
+}
+
+/// A register operand at `at` spanning `count` registers.
+const fn registers(at: At, label: &'static str, count: Count<'static>) -> OperandSpec<'static> {
+    OperandSpec {
         kind: Kind::Reg {
             name: REG,
             prefix: "R",
             lo: 0,
             hi: 254,
-            count: Count::Fixed(1),
+            count,
         },
         at,
-        subs,
+        subs: &[],
         label,
         expected: "a Reg",
         optional: false,
@@ -270,20 +278,7 @@ const LDC: OpcodeSpec<'static> = OpcodeSpec {
             optional: false,
         },
         OPT_P,
-        OperandSpec {
-            kind: Kind::Reg {
-                name: REG,
-                prefix: "R",
-                lo: 0,
-                hi: 254,
-                count: Count::Fixed(2),
-            },
-            at: RA,
-            subs: &[],
-            label: "rp",
-            expected: "a Reg",
-            optional: false,
-        },
+        registers(RA, "rp", Count::Fixed(2)),
     ],
     req_after: &[2, 1, 1, 0],
     exceptions: &[],
@@ -1467,35 +1462,25 @@ const WIDE: OpcodeSpec<'static> = OpcodeSpec {
             values_text: "`.32`, `.64`, `.96`, `.128`",
         }],
         &[
-            OperandSpec {
-                kind: Kind::Reg {
-                    name: REG,
-                    prefix: "R",
-                    lo: 0,
-                    hi: 254,
-                    count: Count::Lookup {
-                        at: MODE,
-                        counts: &[1, 2, 3],
-                    },
+            registers(
+                RD,
+                "rd",
+                Count::Lookup {
+                    at: MODE,
+                    counts: &[1, 2, 3],
                 },
-                ..reg(RD, "rd", &[])
-            },
-            OperandSpec {
-                kind: Kind::Reg {
-                    name: REG,
-                    prefix: "R",
-                    lo: 0,
-                    hi: 254,
-                    count: Count::Bits(&[
-                        Op::Int(32),
-                        Op::Field(0),
-                        Op::Int(1),
-                        Op::Bin(BinOp::Add),
-                        Op::Bin(BinOp::Mul),
-                    ]),
-                },
-                ..reg(RA, "ra", &[])
-            },
+            ),
+            registers(
+                RA,
+                "ra",
+                Count::Bits(&[
+                    Op::Int(32),
+                    Op::Field(0),
+                    Op::Int(1),
+                    Op::Bin(BinOp::Add),
+                    Op::Bin(BinOp::Mul),
+                ]),
+            ),
         ],
     )
 };
