@@ -1,12 +1,13 @@
-//! When may an operand at its default be left out? When the parser would not read the
-//! next printed operand as it. Both tiers (this interpreting printer and the generated
-//! `Display`) decide with [`may_read_as`], a static property of two operands of one
-//! opcode, so they print identically and parsing always gives the instruction back.
+//! When may an operand at its default be left out? When the matcher would not read the
+//! next printed operand as it. The printer decides with what [`may_read_as`] says (the
+//! `readers` of the tables), a static property of two operands of one opcode, so that
+//! parsing always gives the instruction back.
 
 use crate::model::{Model, Opcode, Operand, OperandKind, TypeKind};
 
-/// Could a token printed for operand `next` be read by the parser as operand `k`?
-/// Over-approximates the parser's `kind_fits`, so leaving `k` out is always safe.
+/// Could a token printed for operand `next` be read by the matcher as operand `k`?
+/// Over-approximates what the matcher (`isa_rt::asm`) reads as `k`, so leaving `k` out
+/// is always safe.
 pub fn may_read_as(model: &Model, op: &Opcode, k: &Operand, next: &Operand) -> bool {
     let OperandKind::Field(kf) = k.kind else {
         // Only field operands have defaults, so only they are ever left out.
