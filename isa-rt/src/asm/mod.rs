@@ -313,7 +313,10 @@ fn better<'t>(best: Option<Fail<'t>>, new: Fail<'t>) -> Option<Fail<'t>> {
         return Some(new);
     }
     if new.rank == b.rank {
-        let same_place = b.err.start == new.err.start && b.err.end == new.err.end;
+        // Failures merge only at the same operand numbers, both missing (at the line's
+        // end) or both not (at a token): the same start is the same place, since two
+        // tokens of a line that start together are one.
+        let same_place = b.err.start == new.err.start;
         if let (AsmErrorKind::Expect(x), AsmErrorKind::Expect(y)) = (&mut b.err.kind, new.err.kind)
         {
             if same_place && x.index == y.index && x.missing == y.missing {

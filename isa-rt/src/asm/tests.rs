@@ -1627,3 +1627,59 @@ fn notes_are_given_apart_or_in_parentheses() {
     assert_eq!(e.message(line).to_string(), e.display(line).to_string());
     assert_eq!(e.note(line, 0).to_string(), "");
 }
+
+/// `Y rd{, pp}, rb, rc`: its fourth operand, an enumeration, at the fourth token.
+const Y_ENUM: OpcodeSpec<'static> = OpcodeSpec {
+    req_after: &[2, 2, 1, 0],
+    ..form(
+        "Y",
+        34,
+        &[],
+        &[reg(RD, "rd", &[]), OPT_P, reg(RB, "rb", &[]), CMP_OPERAND],
+    )
+};
+/// `Y rd, pq{, px}, imm, re`: its fourth operand, an immediate, at the third token
+/// (`px` has no room to be read there, so it is left out without a word).
+const Y_IMM: OpcodeSpec<'static> = OpcodeSpec {
+    req_after: &[3, 2, 2, 1, 0],
+    ..form(
+        "Y",
+        35,
+        &[],
+        &[
+            reg(RD, "rd", &[]),
+            OperandSpec {
+                label: "pq",
+                optional: false,
+                ..OPT_P
+            },
+            OperandSpec {
+                label: "px",
+                ..OPT_P
+            },
+            imm(RB, "imm", 8, true, ImmAddr::No),
+            reg(RA, "re", &[]),
+        ],
+    )
+};
+
+/// Two failures of the same rank, at the same operand number and of the same kind but
+/// at different tokens, do not merge: what one form expected at `R2` is no answer for
+/// the other's `R3`.
+#[test]
+fn failures_at_the_same_operand_but_different_tokens_do_not_merge() {
+    let line = "Y R1, P1, R2, R3";
+    let l = lex(line).unwrap();
+    let e = assemble(&l, 1, &[&Y_ENUM, &Y_IMM], 0, &|_| None).unwrap_err();
+    assert_eq!(&line[e.start..e.end], "R3");
+    assert_eq!(
+        e.message(line).to_string(),
+        "`Y` operand 4 (cmp): expected a Cmp, found R3"
+    );
+    // Each alone fails where the other's error says.
+    let e = assemble(&l, 1, &[&Y_IMM], 0, &|_| None).unwrap_err();
+    assert_eq!(
+        e.display(line).to_string(),
+        "`Y` operand 4 (imm): expected a SImm8, found R2"
+    );
+}
