@@ -119,8 +119,9 @@ pub(crate) struct OpcodeAsm {
 /// The interpreting assembler and printer for one model.
 pub struct Assembler<'m> {
     pub model: &'m Model,
-    /// Mnemonic (`UIMAD.WIDE`) → opcodes, in spec order.
-    mnemonics: HashMap<String, Vec<usize>>,
+    /// Mnemonic (`UIMAD.WIDE`) and its opcodes in spec order, sorted by mnemonic (as
+    /// `isa_rt::asm::forms_of` searches).
+    mnemonics: Vec<(String, Vec<usize>)>,
     pub(crate) ops: Vec<OpcodeAsm>,
     /// The model as the engines' tables (`isa_rt::table`).
     tables: Box<isa_rt::table::TableBuf>,
@@ -130,10 +131,12 @@ pub struct Assembler<'m> {
 
 impl<'m> Assembler<'m> {
     pub fn new(model: &'m Model) -> Assembler<'m> {
-        let mut mnemonics: HashMap<String, Vec<usize>> = HashMap::new();
+        let mut by_name: HashMap<String, Vec<usize>> = HashMap::new();
         for i in 0..model.opcodes.len() {
-            mnemonics.entry(mnemonic(model, i)).or_default().push(i);
+            by_name.entry(mnemonic(model, i)).or_default().push(i);
         }
+        let mut mnemonics: Vec<(String, Vec<usize>)> = by_name.into_iter().collect();
+        mnemonics.sort_unstable_by(|a, b| a.0.cmp(&b.0));
         let ops: Vec<OpcodeAsm> = (0..model.opcodes.len())
             .map(|i| opcode_asm(model, i))
             .collect();
@@ -151,13 +154,12 @@ impl<'m> Assembler<'m> {
 
     /// Every mnemonic, sorted.
     pub fn mnemonics(&self) -> Vec<&str> {
-        let mut v: Vec<&str> = self.mnemonics.keys().map(String::as_str).collect();
-        v.sort();
-        v
+        self.mnemonics.iter().map(|(m, _)| m.as_str()).collect()
     }
 
-    pub(crate) fn opcodes_of(&self, mnemonic: &str) -> Option<&[usize]> {
-        self.mnemonics.get(mnemonic).map(Vec::as_slice)
+    /// Every mnemonic with its opcodes (in spec order), sorted by mnemonic.
+    pub(crate) fn mnemonic_forms(&self) -> &[(String, Vec<usize>)] {
+        &self.mnemonics
     }
 
     /// Parses one instruction line at address `addr`. `labels` resolves `` `(label) ``

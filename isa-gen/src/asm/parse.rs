@@ -3,7 +3,7 @@
 //! calls, against the forms of its mnemonic built from the model ([`super::forms`]).
 
 use bumpalo::Bump;
-use isa_rt::asm::{AsmErrorKind, OpcodeSpec};
+use isa_rt::asm::OpcodeSpec;
 
 use super::{AsmError, Assembler};
 use crate::model::interp::Decoded;
@@ -34,17 +34,8 @@ pub(crate) fn parse_line(
     if let Err(e) = isa_rt::lex::lex_into(line, &mut l) {
         return Err(located(&e.into(), line));
     }
-    // The longest dotted prefix that is a mnemonic (`UIMAD.WIDE.U32` → `UIMAD.WIDE`).
-    let parts: Vec<&str> = l.parts[..l.nparts].iter().map(|p| p.0).collect();
-    let found = (1..=parts.len())
-        .rev()
-        .find_map(|k| Some((k, a.opcodes_of(&parts[..k].join("."))?)));
-    let Some((m0, candidates)) = found else {
-        let (first, s, e) = l.parts[0];
-        let near = isa_rt::suggest::nearest::<3>(first, a.mnemonics().into_iter());
-        let e = isa_rt::asm::AsmError::new(s, e, AsmErrorKind::UnknownMnemonic(near));
-        return Err(located(&e, line));
-    };
+    let (m0, candidates) =
+        isa_rt::asm::forms_of(&l, a.mnemonic_forms()).map_err(|e| located(&e, line))?;
     let bump = Bump::new();
     let forms = super::forms::Forms::new(&bump, a);
     let specs: Vec<OpcodeSpec<'_>> = candidates.iter().map(|&i| forms.opcode(i)).collect();

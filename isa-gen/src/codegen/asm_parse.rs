@@ -1,14 +1,15 @@
 //! Generated assembly parsing: `Instruction::parse`/`parse_at`. The mnemonic selects
-//! the candidate opcodes through a `match`; each opcode is described by a constant
-//! `OpcodeSpec` (modifiers, guard, operands, where their bits go; `forms.rs` writes
-//! them), which the matcher of `isa-rt` (`isa_rt::asm`) reads a line against to build
-//! the 128-bit word: the matcher and the forms the interpreting tier uses too.
+//! the candidate opcodes in a table sorted by mnemonic (`MNEMONIC_FORMS`, searched by
+//! `isa_rt::asm::forms_of`); each opcode is described by a constant `OpcodeSpec`
+//! (modifiers, guard, operands, where their bits go; `forms.rs` writes them and the
+//! table), which the matcher of `isa-rt` (`isa_rt::asm`) reads a line against to build
+//! the 128-bit word: the lookup, the matcher and the forms the interpreting tier uses
+//! too.
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::quote;
 
-use super::{lit, Gen};
-use crate::asm::mnemonic;
+use super::Gen;
 
 impl Gen<'_> {
     /// The error types and the printer's options, which are the run-time crate's
@@ -34,73 +35,11 @@ impl Gen<'_> {
         }
     }
 
-    /// The opcode tables, `Instruction::parse`/`parse_at`, and the mnemonic dispatch.
+    /// `Instruction::parse`/`parse_at`: the line's mnemonic looked up in the forms by
+    /// mnemonic (`MNEMONIC_FORMS`, written with the forms), its forms handed to the
+    /// matcher.
     pub(super) fn parse_dispatch(&self) -> TokenStream {
-        let model = self.model;
-        let spec_ids: Vec<proc_macro2::Ident> = model
-            .opcodes
-            .iter()
-            .map(|op| format_ident!("{}", super::forms::form_ident(op)))
-            .collect();
-        // Mnemonic → specs, multi-word mnemonics (`UIMAD.WIDE`) first.
-        let mut groups: Vec<(String, Vec<usize>)> = Vec::new();
-        for i in 0..model.opcodes.len() {
-            let m = mnemonic(model, i);
-            match groups.iter_mut().find(|(g, _)| *g == m) {
-                Some((_, v)) => v.push(i),
-                None => groups.push((m, vec![i])),
-            }
-        }
-        // Sorted, as the interpreting tier offers them (suggestions one swap away come
-        // in this order).
-        let mut all_mnemonics: Vec<&str> = groups.iter().map(|(m, _)| m.as_str()).collect();
-        all_mnemonics.sort_unstable();
-        let mut multi_groups: Vec<&(String, Vec<usize>)> =
-            groups.iter().filter(|(m, _)| m.contains('.')).collect();
-        multi_groups.sort_by_key(|(m, _)| std::cmp::Reverse(m.matches('.').count()));
-        let multi: Vec<_> = multi_groups
-            .iter()
-            .map(|(m, ops)| {
-                let words: Vec<&str> = m.split('.').collect();
-                let nw = lit(words.len() as u128, "usize");
-                let idx: Vec<_> = (0..words.len()).map(|i| lit(i as u128, "usize")).collect();
-                let ids = ops.iter().map(|&i| &spec_ids[i]);
-                quote! {
-                    if l.nparts >= #nw #( && l.parts[#idx].0 == #words )* {
-                        break 'found (#nw, &[ #( &#ids ),* ]);
-                    }
-                }
-            })
-            .collect();
-        let single: Vec<_> = groups
-            .iter()
-            .filter(|(m, _)| !m.contains('.'))
-            .map(|(m, ops)| {
-                let ids = ops.iter().map(|&i| &spec_ids[i]);
-                quote! { #m => &[ #( &#ids ),* ], }
-            })
-            .collect();
-        // Mnemonics of one part; with none (every mnemonic has a modifier), a first
-        // part that no mnemonic of several parts took is unknown.
-        let unknown = quote! {
-            let (_, s, e) = l.parts[0];
-            return Err(AsmError::new(s, e, AsmErrorKind::UnknownMnemonic(::isa_rt::suggest::nearest::<3>(l.parts[0].0, MNEMONICS.iter().copied()))));
-        };
-        let single_part = if single.is_empty() {
-            unknown
-        } else {
-            quote! {
-                let specs: &[&::isa_rt::asm::OpcodeSpec<'static>] = match l.parts[0].0 {
-                    #( #single )*
-                    _ => { #unknown }
-                };
-                (1, specs)
-            }
-        };
         quote! {
-            /// Every mnemonic, for suggestions.
-            const MNEMONICS: &[&str] = &[ #( #all_mnemonics ),* ];
-
             impl Instruction {
                 /// Parses one line of assembly located at address 0 (no labels).
                 #[allow(clippy::result_large_err)]
@@ -110,8 +49,7 @@ impl Gen<'_> {
 
                 /// Parses one line of assembly located at `addr`; `labels` gives the
                 /// address of each `` `(label) `` a branch target names.
-                // `'found` is unused when no mnemonic has several parts.
-                #[allow(clippy::result_large_err, unused_labels)]
+                #[allow(clippy::result_large_err)]
                 pub fn parse_at(line: &str, addr: u64, labels: &dyn Fn(&str) -> Option<u64>) -> Result<Instruction, AsmError> {
                     // Lexed where it stays: a line is 1.6 KB, and moving it copies it.
                     let mut lexed = ::isa_rt::lex::Line::new(line);
@@ -119,10 +57,7 @@ impl Gen<'_> {
                         return Err(e.into());
                     }
                     let l = &lexed;
-                    let (m0, cands): (usize, &[&::isa_rt::asm::OpcodeSpec<'static>]) = 'found: {
-                        #( #multi )*
-                        #single_part
-                    };
+                    let (m0, cands) = ::isa_rt::asm::forms_of(l, MNEMONIC_FORMS)?;
                     let word = ::isa_rt::asm::assemble(l, m0, cands, addr, labels)?;
                     Instruction::decode(word).map_err(|_| {
                         AsmError::new(0, line.len(), AsmErrorKind::Msg("internal error: the assembled word does not decode"))

@@ -20,7 +20,8 @@ pub(super) fn form_ident(op: &crate::model::Opcode) -> String {
     format!("SPEC_{}", super::names::field_name(&op.name).to_uppercase())
 }
 
-/// The items `const ASM_REG_FILES` and `const SPEC_…` of every opcode.
+/// The items `const ASM_REG_FILES`, `static MNEMONIC_FORMS` and `const SPEC_…` of
+/// every opcode.
 pub(super) fn forms_text(g: &Gen) -> String {
     let model = g.model;
     let bump = Bump::new();
@@ -47,6 +48,20 @@ pub(super) fn forms_text(g: &Gen) -> String {
             s.push_str(", ");
         }
         w.reg_file(&mut s, f);
+    }
+    s.push_str("];\n");
+    // The forms by mnemonic, sorted by it, as `isa_rt::asm::forms_of` searches them.
+    s.push_str("/// The forms of each mnemonic, sorted by mnemonic.\n");
+    s.push_str("static MNEMONIC_FORMS: &[(&str, &[&::isa_rt::asm::OpcodeSpec<'static>])] = &[\n");
+    for (m, opcodes) in g.asm.mnemonic_forms() {
+        let _ = write!(s, "({m:?}, &[");
+        for (k, &i) in opcodes.iter().enumerate() {
+            if k > 0 {
+                s.push_str(", ");
+            }
+            let _ = write!(s, "&{}", form_ident(&model.opcodes[i]));
+        }
+        s.push_str("]),\n");
     }
     s.push_str("];\n");
     for (i, op) in model.opcodes.iter().enumerate() {

@@ -1035,6 +1035,31 @@ fn may_match(spec: &OpcodeSpec<'_>, l: &crate::lex::Line) -> bool {
             .all(|(k, o)| l.op(k).is_some_and(|t| fits(o, t)))
 }
 
+/// The forms of a line's mnemonic in `table`: `(mnemonic, forms)` pairs sorted by
+/// name (`str::cmp`), as a generated crate holds them and a tool builds them. The
+/// mnemonic is the longest run of the line's leading parts that names one (`UIMAD.WIDE`
+/// of `UIMAD.WIDE.U32`): how many parts it takes, and its forms. A line whose parts
+/// name none gets the error of an unknown mnemonic, at its first part, with the
+/// nearest names of the table.
+#[allow(clippy::result_large_err)]
+pub fn forms_of<'a, K: AsRef<str>, T>(
+    l: &crate::lex::Line,
+    table: &'a [(K, T)],
+) -> Result<(usize, &'a T), AsmError<'a>> {
+    for k in (1..=l.nparts).rev() {
+        // The parts are contiguous, one `.` apart: the name is a slice of the line.
+        let Some(name) = l.text.get(l.parts[0].1..l.parts[k - 1].2) else {
+            continue;
+        };
+        if let Ok(i) = table.binary_search_by(|(n, _)| n.as_ref().cmp(name)) {
+            return Ok((k, &table[i].1));
+        }
+    }
+    let (first, s, e) = l.parts[0];
+    let near = crate::suggest::nearest::<3>(first, table.iter().map(|(n, _)| n.as_ref()));
+    Err(AsmError::new(s, e, AsmErrorKind::UnknownMnemonic(near)))
+}
+
 /// For each operand token of a line, the operand (its index in
 /// [`OpcodeSpec::operands`]) it was read as.
 pub type OperandMap = [u8; crate::lex::MAX_OPERANDS];

@@ -1683,3 +1683,39 @@ fn failures_at_the_same_operand_but_different_tokens_do_not_merge() {
         "`Y` operand 4 (imm): expected a SImm8, found R2"
     );
 }
+
+/// A line's mnemonic is the longest run of its leading parts that names one; a line
+/// whose parts name none is refused at its first part, with the nearest names.
+#[test]
+fn the_mnemonic_is_the_longest_run_of_parts_that_names_one() {
+    let table: &[(&str, u8)] = &[("ADD", 1), ("ADD.WIDE", 2), ("ADD.WIDE.X", 3), ("SHFL", 4)];
+    let find = |line: &str| {
+        let l = lex(line).unwrap();
+        match forms_of(&l, table) {
+            Ok((k, t)) => Ok((k, *t)),
+            Err(e) => Err((
+                line[e.start..e.end].to_string(),
+                e.display(line).to_string(),
+            )),
+        }
+    };
+    assert_eq!(find("ADD R1"), Ok((1, 1)));
+    assert_eq!(find("ADD.FTZ R1, R2"), Ok((1, 1)), "a modifier after it");
+    assert_eq!(find("ADD.WIDE.U32 R1"), Ok((2, 2)));
+    assert_eq!(find("@!P0 ADD.WIDE.X"), Ok((3, 3)), "after a guard");
+    assert_eq!(
+        find("SHLF.UP R1"),
+        Err((
+            "SHLF".to_string(),
+            "unknown mnemonic `SHLF` (did you mean `SHFL`?)".to_string()
+        ))
+    );
+    assert_eq!(
+        find("WIDE.ADD R1"),
+        Err(("WIDE".to_string(), "unknown mnemonic `WIDE`".to_string())),
+        "parts name a mnemonic from the first only"
+    );
+    let l = lex("ADD R1").unwrap();
+    let none: &[(&str, u8)] = &[];
+    assert!(forms_of(&l, none).is_err(), "an empty table names nothing");
+}
