@@ -3,7 +3,8 @@
 
 /// The nearest names by edit distance (at most a third of the word, at least 1),
 /// closest first; when none is that near, those one swap of adjacent letters away
-/// (`SHLF` → `SHFL`, two edits by distance). Both tiers suggest with this function.
+/// (`SHLF` → `SHFL`, two edits by distance). Ties go by name, whatever the order of the
+/// candidates. Both tiers suggest with this function.
 pub fn nearest<'c, const N: usize>(
     word: &str,
     candidates: impl Iterator<Item = &'c str> + Clone,
@@ -43,14 +44,9 @@ pub fn nearest<'c, const N: usize>(
                 && a[i + 2..].iter().zip(&b[i + 2..]).all(|(x, y)| same(x, y))
         })
     }
-    let limit = (word.len() / 3).max(1);
-    let mut best: [(usize, &'c str); N] = [(usize::MAX, ""); N];
-    for c in candidates.clone() {
-        let d = distance(word, c);
-        if d > limit {
-            continue;
-        }
-        // Insert keeping `best` sorted by (distance, name).
+    /// Keeps `best` the `N` smallest `(distance, name)` seen, without repeats: the
+    /// answer does not depend on the order of the candidates.
+    fn keep<'c, const N: usize>(best: &mut [(usize, &'c str); N], d: usize, c: &'c str) {
         let mut k = N;
         while k > 0 && (d, c) < best[k - 1] {
             k -= 1;
@@ -64,17 +60,20 @@ pub fn nearest<'c, const N: usize>(
             best[k] = (d, c);
         }
     }
-    let mut out = [""; N];
-    if best[0].1.is_empty() {
-        let mut n = 0;
-        for c in candidates.filter(|c| swapped(word, c)) {
-            if n < N && !out.contains(&c) {
-                out[n] = c;
-                n += 1;
-            }
+    let limit = (word.len() / 3).max(1);
+    let mut best: [(usize, &'c str); N] = [(usize::MAX, ""); N];
+    for c in candidates.clone() {
+        let d = distance(word, c);
+        if d <= limit {
+            keep(&mut best, d, c);
         }
-        return out;
     }
+    if best[0].1.is_empty() {
+        for c in candidates.filter(|c| swapped(word, c)) {
+            keep(&mut best, 0, c);
+        }
+    }
+    let mut out = [""; N];
     for (o, (_, b)) in out.iter_mut().zip(best) {
         *o = b;
     }

@@ -116,12 +116,16 @@ pub(crate) struct OpcodeAsm {
     pub subs: HashMap<usize, Vec<(usize, SubKind)>>,
 }
 
+/// Mnemonics that share their first part, each with its opcodes (in spec order).
+type Mnemonics = Vec<(String, Vec<usize>)>;
+
 /// The interpreting assembler and printer for one model.
 pub struct Assembler<'m> {
     pub model: &'m Model,
-    /// Mnemonic (`UIMAD.WIDE`) and its opcodes in spec order, sorted by mnemonic (as
-    /// `isa_rt::asm::forms_of` searches).
-    mnemonics: Vec<(String, Vec<usize>)>,
+    /// The mnemonics by their first part (`UIMAD` of `UIMAD.WIDE`), as
+    /// `isa_rt::asm::forms_of` searches them: sorted by the first part's length, then
+    /// its bytes; each mnemonic with its opcodes in spec order.
+    mnemonics: Vec<(String, Mnemonics)>,
     pub(crate) ops: Vec<OpcodeAsm>,
     /// The model as the engines' tables (`isa_rt::table`).
     tables: Box<isa_rt::table::TableBuf>,
@@ -135,8 +139,16 @@ impl<'m> Assembler<'m> {
         for i in 0..model.opcodes.len() {
             by_name.entry(mnemonic(model, i)).or_default().push(i);
         }
-        let mut mnemonics: Vec<(String, Vec<usize>)> = by_name.into_iter().collect();
-        mnemonics.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        let mut by_first: HashMap<String, Mnemonics> = HashMap::new();
+        for (m, ops) in by_name {
+            let first = m.split('.').next().unwrap_or_default().to_string();
+            by_first.entry(first).or_default().push((m, ops));
+        }
+        let mut mnemonics: Vec<_> = by_first.into_iter().collect();
+        mnemonics.sort_unstable_by(|(a, _), (b, _)| a.len().cmp(&b.len()).then_with(|| a.cmp(b)));
+        for (_, ms) in &mut mnemonics {
+            ms.sort_unstable();
+        }
         let ops: Vec<OpcodeAsm> = (0..model.opcodes.len())
             .map(|i| opcode_asm(model, i))
             .collect();
@@ -154,11 +166,18 @@ impl<'m> Assembler<'m> {
 
     /// Every mnemonic, sorted.
     pub fn mnemonics(&self) -> Vec<&str> {
-        self.mnemonics.iter().map(|(m, _)| m.as_str()).collect()
+        let mut v: Vec<&str> = self
+            .mnemonics
+            .iter()
+            .flat_map(|(_, ms)| ms.iter().map(|(m, _)| m.as_str()))
+            .collect();
+        v.sort_unstable();
+        v
     }
 
-    /// Every mnemonic with its opcodes (in spec order), sorted by mnemonic.
-    pub(crate) fn mnemonic_forms(&self) -> &[(String, Vec<usize>)] {
+    /// The mnemonics by their first part, each with its opcodes (in spec order), as
+    /// `isa_rt::asm::forms_of` reads them.
+    pub(crate) fn mnemonic_forms(&self) -> &[(String, Mnemonics)] {
         &self.mnemonics
     }
 

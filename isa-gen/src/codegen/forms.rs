@@ -50,16 +50,23 @@ pub(super) fn forms_text(g: &Gen) -> String {
         w.reg_file(&mut s, f);
     }
     s.push_str("];\n");
-    // The forms by mnemonic, sorted by it, as `isa_rt::asm::forms_of` searches them.
-    s.push_str("/// The forms of each mnemonic, sorted by mnemonic.\n");
-    s.push_str("static MNEMONIC_FORMS: &[(&str, &[&::isa_rt::asm::OpcodeSpec<'static>])] = &[\n");
-    for (m, opcodes) in g.asm.mnemonic_forms() {
-        let _ = write!(s, "({m:?}, &[");
-        for (k, &i) in opcodes.iter().enumerate() {
-            if k > 0 {
+    // The forms by mnemonic, by its first part, as `isa_rt::asm::forms_of` reads them.
+    s.push_str("/// The forms of each mnemonic, by the mnemonic's first part.\n");
+    s.push_str("static MNEMONIC_FORMS: &::isa_rt::asm::Mnemonics<'static> = &[\n");
+    for (first, mnemonics) in g.asm.mnemonic_forms() {
+        let _ = write!(s, "({first:?}, &[");
+        for (j, (m, opcodes)) in mnemonics.iter().enumerate() {
+            if j > 0 {
                 s.push_str(", ");
             }
-            let _ = write!(s, "&{}", form_ident(&model.opcodes[i]));
+            let _ = write!(s, "({m:?}, &[");
+            for (k, &i) in opcodes.iter().enumerate() {
+                if k > 0 {
+                    s.push_str(", ");
+                }
+                let _ = write!(s, "&{}", form_ident(&model.opcodes[i]));
+            }
+            s.push_str("])");
         }
         s.push_str("]),\n");
     }

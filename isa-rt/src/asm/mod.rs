@@ -1035,29 +1035,75 @@ fn may_match(spec: &OpcodeSpec<'_>, l: &crate::lex::Line) -> bool {
             .all(|(k, o)| l.op(k).is_some_and(|t| fits(o, t)))
 }
 
-/// The forms of a line's mnemonic in `table`: `(mnemonic, forms)` pairs sorted by
-/// name (`str::cmp`), as a generated crate holds them and a tool builds them. The
-/// mnemonic is the longest run of the line's leading parts that names one (`UIMAD.WIDE`
-/// of `UIMAD.WIDE.U32`): how many parts it takes, and its forms. A line whose parts
-/// name none gets the error of an unknown mnemonic, at its first part, with the
-/// nearest names of the table.
+/// A spec's mnemonics by their first part, as a generated crate holds them for
+/// [`forms_of`]: `(first part, [(mnemonic, its forms)])`.
+pub type Mnemonics<'t> = [(&'t str, &'t [(&'t str, &'t [&'t OpcodeSpec<'t>])])];
+
+/// The forms of a line's mnemonic in `table`, a spec's mnemonics by their first part:
+/// `(first part, mnemonics)` sorted by the first part's length, then its bytes (so that
+/// the search mostly compares lengths), each with its `(mnemonic, forms)`, as a
+/// generated crate holds them and a tool builds them. The line's mnemonic is the
+/// longest run of its leading parts that names one (`UIMAD.WIDE` of `UIMAD.WIDE.U32`):
+/// how many parts it takes, and its forms. A line whose parts name none gets the error
+/// of an unknown mnemonic, at its first part, with the nearest names of the table.
 #[allow(clippy::result_large_err)]
-pub fn forms_of<'a, K: AsRef<str>, T>(
+pub fn forms_of<'a, K, R, N, T>(
     l: &crate::lex::Line,
-    table: &'a [(K, T)],
-) -> Result<(usize, &'a T), AsmError<'a>> {
-    for k in (1..=l.nparts).rev() {
-        // The parts are contiguous, one `.` apart: the name is a slice of the line.
-        let Some(name) = l.text.get(l.parts[0].1..l.parts[k - 1].2) else {
-            continue;
-        };
-        if let Ok(i) = table.binary_search_by(|(n, _)| n.as_ref().cmp(name)) {
-            return Ok((k, &table[i].1));
+    table: &'a [(K, R)],
+) -> Result<(usize, &'a T), AsmError<'a>>
+where
+    K: AsRef<str>,
+    R: AsRef<[(N, T)]> + 'a,
+    N: AsRef<str> + 'a,
+{
+    let (first, s, e) = l.parts[0];
+    let p = first.as_bytes();
+    let at = table.binary_search_by(|(k, _)| {
+        let k = k.as_ref().as_bytes();
+        k.len().cmp(&p.len()).then_with(|| bytes_cmp(k, p))
+    });
+    if let Ok(i) = at {
+        // The mnemonic and modifiers as written: the parts are contiguous, one `.`
+        // apart. A mnemonic is spelt when it is this text, or the start of it up to a
+        // `.`; the longest spelt wins.
+        let text = l.text.as_bytes();
+        let written = text
+            .get(l.parts[0].1..l.parts[l.nparts.max(1) - 1].2)
+            .unwrap_or(&[]);
+        let mut found: Option<(&[u8], &T)> = None;
+        for (n, forms) in table[i].1.as_ref() {
+            let n = n.as_ref().as_bytes();
+            let spelt = written
+                .get(..n.len())
+                .is_some_and(|w| bytes_cmp(w, n).is_eq())
+                && written.get(n.len()).is_none_or(|&c| c == b'.')
+                && found.is_none_or(|(m, _)| n.len() > m.len());
+            if spelt {
+                found = Some((n, forms));
+            }
+        }
+        if let Some((n, forms)) = found {
+            // The parts it takes: its dots, one a part.
+            return Ok((1 + n.iter().filter(|&&c| c == b'.').count(), forms));
         }
     }
-    let (first, s, e) = l.parts[0];
-    let near = crate::suggest::nearest::<3>(first, table.iter().map(|(n, _)| n.as_ref()));
+    let names = table
+        .iter()
+        .flat_map(|(_, ms)| ms.as_ref().iter().map(|(n, _)| n.as_ref()));
+    let near = crate::suggest::nearest::<3>(first, names);
     Err(AsmError::new(s, e, AsmErrorKind::UnknownMnemonic(near)))
+}
+
+/// `a.cmp(b)` for names of a few bytes: a loop the compiler keeps inline, where the
+/// slices' `cmp` calls `memcmp` (most of the lookup's time).
+#[inline(always)]
+fn bytes_cmp(a: &[u8], b: &[u8]) -> core::cmp::Ordering {
+    for (x, y) in a.iter().zip(b) {
+        if x != y {
+            return x.cmp(y);
+        }
+    }
+    a.len().cmp(&b.len())
 }
 
 /// For each operand token of a line, the operand (its index in

@@ -1688,7 +1688,13 @@ fn failures_at_the_same_operand_but_different_tokens_do_not_merge() {
 /// whose parts name none is refused at its first part, with the nearest names.
 #[test]
 fn the_mnemonic_is_the_longest_run_of_parts_that_names_one() {
-    let table: &[(&str, u8)] = &[("ADD", 1), ("ADD.WIDE", 2), ("ADD.WIDE.X", 3), ("SHFL", 4)];
+    // By first part, sorted by its length and then its bytes.
+    let table: &[(&str, &[(&str, u8)])] = &[
+        ("ADD", &[("ADD", 1), ("ADD.WIDE", 2), ("ADD.WIDE.X", 3)]),
+        ("ADDX", &[("ADDX", 6)]),
+        ("SHFL", &[("SHFL", 4)]),
+        ("UIMAD", &[("UIMAD.WIDE", 5)]),
+    ];
     let find = |line: &str| {
         let l = lex(line).unwrap();
         match forms_of(&l, table) {
@@ -1703,6 +1709,16 @@ fn the_mnemonic_is_the_longest_run_of_parts_that_names_one() {
     assert_eq!(find("ADD.FTZ R1, R2"), Ok((1, 1)), "a modifier after it");
     assert_eq!(find("ADD.WIDE.U32 R1"), Ok((2, 2)));
     assert_eq!(find("@!P0 ADD.WIDE.X"), Ok((3, 3)), "after a guard");
+    assert_eq!(find("ADDX.WIDE R1"), Ok((1, 6)));
+    assert_eq!(
+        find("UIMAD.WIDE.U32 R1"),
+        Ok((2, 5)),
+        "of several parts only"
+    );
+    assert_eq!(
+        find("UIMAD.U32 R1"),
+        Err(("UIMAD".to_string(), "unknown mnemonic `UIMAD`".to_string()))
+    );
     assert_eq!(
         find("SHLF.UP R1"),
         Err((
@@ -1716,6 +1732,6 @@ fn the_mnemonic_is_the_longest_run_of_parts_that_names_one() {
         "parts name a mnemonic from the first only"
     );
     let l = lex("ADD R1").unwrap();
-    let none: &[(&str, u8)] = &[];
+    let none: &[(&str, &[(&str, u8)])] = &[];
     assert!(forms_of(&l, none).is_err(), "an empty table names nothing");
 }
