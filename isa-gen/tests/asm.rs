@@ -1387,3 +1387,25 @@ fn labels_only_where_the_flow_facts_make_an_address() {
         assert_eq!(a.print(&d, 0), line);
     }
 }
+
+/// `Assembler::mnemonics` lists every opcode's mnemonic once, sorted (what a completion
+/// offers), and each of them reads a line of that mnemonic: none is unknown.
+#[test]
+fn the_mnemonics_are_every_opcodes_once_and_sorted() {
+    let a = asm();
+    let m = a.mnemonics();
+    assert!(m.windows(2).all(|w| w[0] < w[1]), "sorted, no repeats");
+    let all: std::collections::BTreeSet<String> = (0..model().opcodes.len())
+        .map(|i| isa_gen::asm::mnemonic(model(), i))
+        .collect();
+    assert_eq!(m, all.iter().map(String::as_str).collect::<Vec<_>>());
+    for name in m {
+        if let Err(e) = a.parse_line(name, 0, &no_labels) {
+            assert!(
+                !e.message.starts_with("unknown mnemonic"),
+                "{name}: {}",
+                e.message
+            );
+        }
+    }
+}
