@@ -1,9 +1,10 @@
 //! The model's opcodes as the one matcher reads them: each opcode an
 //! [`isa_rt::asm::OpcodeSpec`] (its modifiers, guard and operands, where their bits go,
-//! how names read as codes), built into an arena. The interpreting tier builds the
-//! forms of a line's mnemonic and hands them to `isa_rt::asm`; the generator builds
-//! every opcode's and writes them into the generated crate as constants
-//! (`codegen/asm_parse.rs`), which its `Instruction::parse` hands to the same matcher.
+//! how names read as codes), put together into an arena from parts worked out once per
+//! model ([`Prepared`]). The interpreting tier builds the forms of a line's mnemonic and
+//! hands them to `isa_rt::asm`; the generator builds every opcode's and writes them
+//! into the generated crate as constants (`codegen/forms.rs`), which its
+//! `Instruction::parse` hands to the same matcher.
 
 use bumpalo::Bump;
 use isa_rt::asm::{
