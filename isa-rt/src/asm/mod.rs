@@ -1063,6 +1063,12 @@ where
         k.len().cmp(&p.len()).then_with(|| bytes_cmp(k, p))
     });
     if let Ok(i) = at {
+        // Most first parts name one mnemonic, themselves: it is the answer.
+        if let [(n, forms)] = table[i].1.as_ref() {
+            if n.as_ref().len() == p.len() {
+                return Ok((1, forms));
+            }
+        }
         // The mnemonic and modifiers as written: the parts are contiguous, one `.`
         // apart. A mnemonic is spelt when it is this text, or the start of it up to a
         // `.`; the longest spelt wins.
