@@ -291,7 +291,8 @@ impl Observer for Replay {
                     c.yield_mask = w.yield_mask;
                 }
                 Change::SleepMask => {
-                    assert_ne!(sleep_before, w.sleep_mask);
+                    // Changed since the last step, or since the timer cleared it.
+                    assert!(sleep_before != w.sleep_mask || s.sleep_mask != w.sleep_mask);
                     c.sleep_mask = w.sleep_mask;
                 }
                 Change::SwitchMask => {

@@ -231,8 +231,12 @@ impl Changes {
             Change::SleepMask,
             Change::SwitchMask,
         ];
+        // The NANOSLEEP timer clears `SleepMask` as the step begins (`step.sleep_mask`
+        // is after it): a step that puts lanes back to sleep ends where the last one
+        // did, yet changed the mask, and is reported too.
+        let timer_fired = step.sleep_mask != self.masks[3];
         for ((old, new), kind) in self.masks.iter_mut().zip(now).zip(kinds) {
-            if *old != new {
+            if *old != new || (kind == Change::SleepMask && timer_fired) {
                 *old = new;
                 out.push(kind);
             }
