@@ -21,8 +21,8 @@ fn at(start: u32, width: u32) -> At {
     At::new(start.min(127) as u8, width.min(128) as u8)
 }
 
-/// A code as the matcher holds it (codes of names and sub-fields are small; a wider
-/// one keeps its low 64 bits).
+/// A code as the matcher holds it: a type is at most 64 bits wide
+/// (`model::resolve::MAX_TYPE_WIDTH`), so every code of a checked model fits.
 fn code(c: u128) -> u64 {
     c as u64
 }
