@@ -17,7 +17,7 @@ use isa::{
     SignModi, UPred, UReg, UldcU, Up2urUu,
 };
 use isa_gen::model::interp::{DecodeFailure, Decoded};
-use isa_gen::model::{ListRef, Model, Role, TypeKind};
+use isa_gen::model::{Access, Model, RegSource, Role, TypeKind};
 use proptest::prelude::*;
 use proptest::sample::select;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
@@ -160,16 +160,24 @@ fn legal_word(m: &'static Model, i: usize) -> impl Strategy<Value = (Vec<u128>, 
     })
 }
 
-/// The registers a list (`InList`/`OutList`) names, computed from the model: constant
+/// The registers the register operands of opcode `i` with access `of` cover
+/// (`InList` for reads, with any operand in neither list; `OutList` for writes), in
+/// the model's order of register operands, computed from the model: constant
 /// registers are left out, a register operand of Bitwidth `b` spans `ceil(b / 32)`
 /// consecutive numbered registers (at least one), a fixed word such as `UPR` stands
-/// for its whole register range, and an enum operand such as `BReg` is listed as is.
-fn expected_regs(m: &Model, i: usize, values: &[u128], list: &[ListRef]) -> Vec<(String, u128)> {
+/// for its whole register range, an indexed one for every numbered register of its
+/// file, and an enum operand such as `BReg` is listed as is.
+fn expected_regs(
+    m: &Model,
+    i: usize,
+    values: &[u128],
+    of: fn(Access) -> bool,
+) -> Vec<(String, u128)> {
     let op = &m.opcodes[i];
     let mut out = Vec::new();
-    for r in list {
-        match *r {
-            ListRef::Word(w) => {
+    for r in op.reg_operands(m).iter().filter(|r| of(r.access)) {
+        match r.source {
+            RegSource::Word(w) => {
                 let w = &m.words[w.0];
                 let ty = m.ty(w.reg_file);
                 let rf = ty.reg_file().expect("operand words name a register file");
@@ -180,7 +188,7 @@ fn expected_regs(m: &Model, i: usize, values: &[u128], list: &[ListRef]) -> Vec<
                 }
             }
             // Any register of the file: which one, only the run knows.
-            ListRef::Indexed { file, .. } => {
+            RegSource::Indexed { file, .. } => {
                 let ty = m.ty(file);
                 let rf = ty
                     .reg_file()
@@ -189,7 +197,7 @@ fn expected_regs(m: &Model, i: usize, values: &[u128], list: &[ListRef]) -> Vec<
                     out.push((ty.name.clone(), n));
                 }
             }
-            ListRef::Field(f) => {
+            RegSource::Field(f) => {
                 let ty = m.ty(op.fields[f].ty);
                 match &ty.kind {
                     TypeKind::RegFile(rf) => {
@@ -256,13 +264,18 @@ fn check_legal_word(m: &Model, i: usize, values: &[u128], word: u128) -> Result<
     prop_assert_eq!(decode_fields_for(insn.opcode(), word), Ok(insn));
     check_concrete(&insn);
 
-    // Registers read and written follow In/Out lists, Bitwidth and constant registers.
+    // Registers read and written follow the register operands' access (the In/Out
+    // lists), Bitwidth and constant registers.
     prop_assert_eq!(insn.reads().len(), insn.reads().count());
     prop_assert_eq!(insn.writes().len(), insn.writes().count());
     let reads: Vec<_> = insn.reads().map(reg_ref).collect();
     let writes: Vec<_> = insn.writes().map(reg_ref).collect();
-    prop_assert_eq!(reads, expected_regs(m, i, values, &op.in_list), "reads");
-    prop_assert_eq!(writes, expected_regs(m, i, values, &op.out_list), "writes");
+    prop_assert_eq!(reads, expected_regs(m, i, values, Access::reads), "reads");
+    prop_assert_eq!(
+        writes,
+        expected_regs(m, i, values, Access::writes),
+        "writes"
+    );
 
     // Bitwidth: the spec expression evaluated on the fields; none for other names.
     for (k, f) in op.fields.iter().enumerate() {

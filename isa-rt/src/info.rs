@@ -119,8 +119,9 @@ pub enum OperandKind {
 pub enum Bitwidth {
     /// Always this many bits.
     Fixed(u32),
-    /// Depends on modifiers (the spec's expression); a generated crate's
-    /// `Instruction::bitwidth` evaluates it for an instance.
+    /// Depends on modifiers (the spec's expression, as written);
+    /// [`crate::backend::bitwidth`] evaluates it for an instance (from
+    /// [`OpcodeInfo::bitwidths`]).
     Depends(&'static str),
     /// The spec gives none.
     Unspecified,
@@ -203,6 +204,19 @@ pub struct OpcodeInfo<F: 'static> {
     /// The register operands: `Order` first, then registers the In/Out lists name
     /// outside it.
     pub regs: &'static [RegOperandInfo<F>],
+    /// The data widths the spec gives (`Bitwidth<ra> = …`), one per field, in spec
+    /// order: what [`crate::backend::bitwidth`] evaluates for an instance.
+    pub bitwidths: &'static [BitwidthInfo],
+}
+
+/// The data width of one field's operand (the spec's `Bitwidth<field> = expr;`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct BitwidthInfo {
+    /// The field (index into [`OpcodeInfo::fields`]).
+    pub field: u8,
+    /// The width in bits: an expression of the opcode's field codes
+    /// ([`crate::expr`]), a single [`crate::expr::Op::Int`] when it is fixed.
+    pub expr: &'static [crate::expr::Op],
 }
 
 /// What an instruction does to the program counter (the spec's `__DefFlow`; an opcode

@@ -7,9 +7,10 @@
 //! up, outside every field.
 
 use crate::backend::*;
+use crate::expr::{BinOp, Op};
 use crate::info::{
-    Access, AddressInfo, Bitwidth, FieldInfo, FieldRole, Flow, OpcodeInfo, OperandInfo,
-    OperandKind, RegOperandInfo,
+    Access, AddressInfo, Bitwidth, BitwidthInfo, FieldInfo, FieldRole, Flow, OpcodeInfo,
+    OperandInfo, OperandKind, RegOperandInfo,
 };
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -129,6 +130,7 @@ pub const fn info(
         target,
         direct,
         regs,
+        bitwidths: &[],
     }
 }
 
@@ -219,31 +221,51 @@ pub const fn reg(
 }
 
 /// `ADD rd, ra, rb`: `rd` (field 2) written, `ra` (field 3) read and written, `rb`
-/// (field 4) read with a count the instance's bit width decides, `pq` (field 5, a
-/// predicate) written, and the word `UPR` for `P2`..`P4`, read.
-pub static ADD: OpcodeInfo<File> = info(
-    Flow::Next,
-    &[
-        PG,
-        PG_NOT,
-        field("rd", 16, 8, None),
-        field("ra", 24, 8, None),
-        field("rb", 32, 8, None),
-        field("pq", 40, 4, None),
+/// (field 4) read with a count the instance's bit width decides (64 bits, 32 when
+/// `narrow`, field 6, holds 1; `Bitwidth<rb> = 64 - narrow * 32`), `pq` (field 5, a
+/// predicate) written, and the word `UPR` for `P2`..`P4`, read. `rd` is 64 bits wide.
+pub static ADD: OpcodeInfo<File> = OpcodeInfo {
+    bitwidths: &[
+        BitwidthInfo {
+            field: 2,
+            expr: &[Op::Int(64)],
+        },
+        BitwidthInfo {
+            field: 4,
+            expr: &[
+                Op::Int(64),
+                Op::Field(6),
+                Op::Int(32),
+                Op::Bin(BinOp::Mul),
+                Op::Bin(BinOp::Sub),
+            ],
+        },
     ],
-    &[0, 1],
-    &[],
-    None,
-    None,
-    &[
-        reg("pg", File::P, Access::Read, Some(0), 0, 1, false),
-        reg("rd", File::R, Access::Write, Some(2), 0, 2, false),
-        reg("ra", File::R, Access::ReadWrite, Some(3), 0, 1, false),
-        reg("rb", File::R, Access::Read, Some(4), 0, 4, true),
-        reg("pq", File::P, Access::Write, Some(5), 0, 1, false),
-        reg("UPR", File::P, Access::Read, None, 2, 3, false),
-    ],
-);
+    ..info(
+        Flow::Next,
+        &[
+            PG,
+            PG_NOT,
+            field("rd", 16, 8, None),
+            field("ra", 24, 8, None),
+            field("rb", 32, 8, None),
+            field("pq", 40, 4, None),
+            field("narrow", 48, 1, Some(0)),
+        ],
+        &[0, 1],
+        &[],
+        None,
+        None,
+        &[
+            reg("pg", File::P, Access::Read, Some(0), 0, 1, false),
+            reg("rd", File::R, Access::Write, Some(2), 0, 2, false),
+            reg("ra", File::R, Access::ReadWrite, Some(3), 0, 1, false),
+            reg("rb", File::R, Access::Read, Some(4), 0, 4, true),
+            reg("pq", File::P, Access::Write, Some(5), 0, 1, false),
+            reg("UPR", File::P, Access::Read, None, 2, 3, false),
+        ],
+    )
+};
 
 /// The word with each `(field, code)` of `info` set, the other fields at their
 /// defaults (or 0).
@@ -377,10 +399,6 @@ impl SpecInstruction for Insn {
             _ => false,
         };
         (!bad).then_some(Insn { op, word })
-    }
-
-    fn bitwidth(&self, operand: &str) -> Option<u32> {
-        (operand == "rb").then_some(64)
     }
 }
 

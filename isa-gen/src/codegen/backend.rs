@@ -269,10 +269,6 @@ impl Gen<'_> {
                 fn from_word(word: u128) -> Option<Instruction> {
                     Instruction::decode(word).ok()
                 }
-
-                fn bitwidth(&self, operand: &str) -> Option<u32> {
-                    Instruction::bitwidth(self, operand)
-                }
             }
 
             #print
@@ -537,28 +533,20 @@ impl Gen<'_> {
                 };
                 let guard = r.guard;
                 let index = r.index;
-                let (field, first, count, varies) = match r.source {
+                let count = r.max_count(m, op);
+                let (field, first, varies) = match r.source {
                     RegSource::Field(f) => {
                         let fl = lit(f as u128, "u8");
-                        let count = m.reg_count(op, f, None).min(255);
                         let varies = op.bitwidth(f).is_some_and(|b| b.expr.as_const().is_none())
                             && m.ty(r.file).reg_file().is_some();
-                        (quote! { Some(#fl) }, 0u128, count, varies)
+                        (quote! { Some(#fl) }, 0u128, varies)
                     }
-                    RegSource::Word(w) => {
-                        let w = &m.words[w.0];
-                        (
-                            quote! { None },
-                            w.lo,
-                            (w.hi - w.lo + 1).min(255) as u32,
-                            false,
-                        )
-                    }
+                    RegSource::Word(w) => (quote! { None }, m.words[w.0].lo, false),
                     // Every numbered register of the file: fixed, as far as an
                     // allocator is concerned.
                     RegSource::Indexed { file, .. } => {
-                        let (lo, hi) = m.ty(file).reg_file().map_or((0, 0), |r| (r.lo, r.hi));
-                        (quote! { None }, lo, (hi - lo + 1).min(255) as u32, false)
+                        let lo = m.ty(file).reg_file().map_or(0, |r| r.lo);
+                        (quote! { None }, lo, false)
                     }
                 };
                 let first = lit(first, "u16");
@@ -572,6 +560,11 @@ impl Gen<'_> {
                 }
             })
             .collect();
+        let bitwidths = op.bitwidths.iter().map(|b| {
+            let field = lit(b.field as u128, "u8");
+            let expr = expr_tokens(&b.expr);
+            quote! { ::isa_rt::info::BitwidthInfo { field: #field, expr: &[ #expr ] } }
+        });
         quote! {
             flow: backend::Flow::#flow,
             conditions: &[ #( #conditions ),* ],
@@ -580,6 +573,21 @@ impl Gen<'_> {
             target: #target,
             direct: #direct,
             regs: &[ #( #regs ),* ],
+            bitwidths: &[ #( #bitwidths ),* ],
         }
     }
+}
+
+/// Expression `e` as the steps of `isa_rt::expr` (comma-separated), the one postfix
+/// form the tables and the forms write too.
+fn expr_tokens(e: &crate::model::CExpr) -> TokenStream {
+    let mut ops = Vec::new();
+    crate::asm::tables::postfix(e, &mut ops);
+    let mut s = String::new();
+    for o in &ops {
+        super::tables::op_in(&mut s, o, "::isa_rt::expr");
+        s.push(',');
+    }
+    // The steps are paths and integer literals: they always parse.
+    s.parse().unwrap_or_default()
 }

@@ -1,5 +1,5 @@
-//! Spec expressions (`Bitwidth`, exception conditions) as Rust expressions over an
-//! opcode's fields.
+//! Spec expressions (exception conditions) as Rust expressions over an opcode's
+//! fields.
 
 use super::*;
 
@@ -25,11 +25,6 @@ impl Gen<'_> {
     /// A Rust `bool` expression over `self`'s fields.
     pub(super) fn bool_expr(&self, op: &Opcode, e: &CExpr) -> TokenStream {
         self.bool_expr_with(op, e, &|id| quote! { self.#id })
-    }
-
-    /// A Rust `i64` expression over `self`'s fields (booleans count 0/1).
-    pub(super) fn int_expr(&self, op: &Opcode, e: &CExpr) -> TokenStream {
-        self.int_expr_with(op, e, &|id| quote! { self.#id })
     }
 
     /// Like `bool_expr`, reading field `id` through `acc(id)`.
@@ -93,7 +88,8 @@ impl Gen<'_> {
         }
     }
 
-    /// Like `int_expr`, reading field `id` through `acc(id)`.
+    /// A Rust `i64` expression (booleans count 0/1), reading field `id` through
+    /// `acc(id)`.
     pub(super) fn int_expr_with(
         &self,
         op: &Opcode,

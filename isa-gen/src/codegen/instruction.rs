@@ -74,29 +74,22 @@ impl Gen<'_> {
         let metadata = (!self.options.skip_metadata).then(|| {
             quote! {
                 impl Instruction {
-                    /// Registers read (`InList`), constant registers omitted.
+                    /// Registers read: every register operand in `InList` (and any in
+                    /// neither list), at the widths this instance's fields choose;
+                    /// constant registers omitted.
                     pub fn reads(&self) -> Regs {
-                        let mut regs = Regs::new();
-                        match self {
-                            #( Instruction::#variants(i) => i.push_reads(&mut regs), )*
-                        }
-                        regs
+                        ::isa_rt::backend::reads(self.opcode().info(), self.encode())
                     }
 
-                    /// Registers written (`OutList`), constant registers omitted.
+                    /// Registers written (`OutList`), at the widths this instance's
+                    /// fields choose; constant registers omitted.
                     pub fn writes(&self) -> Regs {
-                        let mut regs = Regs::new();
-                        match self {
-                            #( Instruction::#variants(i) => i.push_writes(&mut regs), )*
-                        }
-                        regs
+                        ::isa_rt::backend::writes(self.opcode().info(), self.encode())
                     }
 
                     /// Data width in bits of the operand with this spec name, if the spec gives one.
                     pub fn bitwidth(&self, operand: &str) -> Option<u32> {
-                        match self {
-                            #( Instruction::#variants(i) => i.bitwidth(operand), )*
-                        }
+                        ::isa_rt::backend::bitwidth(self.opcode().info(), self.encode(), operand)
                     }
 
                 }

@@ -280,50 +280,38 @@ impl Gen<'_> {
             quote! {}
         };
 
-        // bit widths
-        let mut bw_methods = Vec::new();
-        let mut bw_arms = Vec::new();
-        for b in &op.bitwidths {
-            let f = &op.fields[b.field];
-            let id = format_ident!("{}_bitwidth", names::field_name(&f.name));
-            let spec = &f.name;
-            let body = match b.expr.as_const() {
-                Some(v) => {
-                    let v = lit(v.clamp(0, u32::MAX as i128) as u128, "u32");
-                    quote! { #v }
-                }
-                None => {
-                    let e = self.int_expr(op, &b.expr);
-                    quote! { (#e).clamp(0, u32::MAX as i64) as u32 }
-                }
-            };
-            let d = format!(
-                " Data width of `{spec}` in bits: `{}`.",
-                self.sources.text(b.span).trim_end_matches(';')
-            );
-            bw_methods.push(quote! {
-                #[doc = #d]
-                pub fn #id(&self) -> u32 { #body }
-            });
-            bw_arms.push(quote! { #spec => Some(self.#id()), });
-        }
-
-        let bitwidth_fn = if bw_arms.is_empty() {
-            quote! {
-                pub fn bitwidth(&self, _operand: &str) -> Option<u32> {
-                    None
-                }
-            }
-        } else {
-            quote! {
-                pub fn bitwidth(&self, operand: &str) -> Option<u32> {
-                    match operand {
-                        #( #bw_arms )*
-                        _ => None,
+        // Bit widths: a fixed one is a constant; the others, and the lookup by name,
+        // are `isa_rt::backend`'s evaluation of the opcode's `bitwidths`.
+        let bw_methods: Vec<_> = op
+            .bitwidths
+            .iter()
+            .map(|b| {
+                let f = &op.fields[b.field];
+                let id = format_ident!("{}_bitwidth", names::field_name(&f.name));
+                let body = match b.expr.as_const() {
+                    Some(v) => {
+                        let v = lit(v.clamp(0, u32::MAX as i128) as u128, "u32");
+                        quote! { #v }
                     }
+                    None => {
+                        let k = lit(b.field as u128, "u8");
+                        quote! {
+                            ::isa_rt::backend::field_bitwidth(Self::OPCODE.info(), self.encode(), #k)
+                                .unwrap_or(0)
+                        }
+                    }
+                };
+                let d = format!(
+                    " Data width of `{}` in bits: `{}`.",
+                    f.name,
+                    self.sources.text(b.span).trim_end_matches(';')
+                );
+                quote! {
+                    #[doc = #d]
+                    pub fn #id(&self) -> u32 { #body }
                 }
-            }
-        };
+            })
+            .collect();
 
         // validate
         let checks: Vec<_> = op
@@ -352,41 +340,27 @@ impl Gen<'_> {
             quote! {}
         };
         let metadata = (!self.options.skip_metadata).then(|| {
-            let push_reads = self.push_regs(
-                op,
-                &op.in_list,
-                &format_ident!("push_reads"),
-                &from_valid_vis,
-            );
-            let push_writes = self.push_regs(
-                op,
-                &op.out_list,
-                &format_ident!("push_writes"),
-                &from_valid_vis,
-            );
             quote! {
                 impl #name {
                     #( #bw_methods )*
 
                     /// Data width in bits of the operand with this spec name, if the spec gives one.
-                    #bitwidth_fn
+                    pub fn bitwidth(&self, operand: &str) -> Option<u32> {
+                        ::isa_rt::backend::bitwidth(Self::OPCODE.info(), self.encode(), operand)
+                    }
 
-                    /// Registers read (`InList`), constant registers omitted.
+                    /// Registers read: every register operand in `InList` (and any in
+                    /// neither list), at the widths this instance's fields choose;
+                    /// constant registers omitted.
                     pub fn reads(&self) -> Regs {
-                        let mut regs = Regs::new();
-                        self.push_reads(&mut regs);
-                        regs
+                        ::isa_rt::backend::reads(Self::OPCODE.info(), self.encode())
                     }
 
-                    /// Registers written (`OutList`), constant registers omitted.
+                    /// Registers written (`OutList`), at the widths this instance's
+                    /// fields choose; constant registers omitted.
                     pub fn writes(&self) -> Regs {
-                        let mut regs = Regs::new();
-                        self.push_writes(&mut regs);
-                        regs
+                        ::isa_rt::backend::writes(Self::OPCODE.info(), self.encode())
                     }
-
-                    #push_reads
-                    #push_writes
                 }
             }
         });

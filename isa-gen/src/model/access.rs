@@ -143,6 +143,27 @@ impl Opcode {
     }
 }
 
+impl RegOperand {
+    /// Most registers the operand covers in any instance (at most 255, what the
+    /// generated metadata's `max_count` holds): a field's largest `Bitwidth` over 32
+    /// bits, an operand word's registers, every numbered register of the file for a
+    /// register-indexed one.
+    pub fn max_count(&self, model: &Model, op: &Opcode) -> u32 {
+        let n = match self.source {
+            RegSource::Field(f) => model.reg_count(op, f, None),
+            RegSource::Word(w) => {
+                let w = &model.words[w.0];
+                (w.hi - w.lo + 1).min(255) as u32
+            }
+            RegSource::Indexed { file, .. } => model
+                .ty(file)
+                .reg_file()
+                .map_or(1, |r| (r.hi - r.lo + 1).min(255) as u32),
+        };
+        n.min(255)
+    }
+}
+
 impl Model {
     /// How many registers a register field covers in instance `d` (or, with `None`,
     /// at most over every value of the modifiers its `Bitwidth` reads).

@@ -5,7 +5,7 @@
 //! crate's `Instruction` methods (`flow`, `reg_operands`, `map_regs`, …) call them with
 //! its own tables. A change is made by patching the word; the caller decodes it again.
 
-use crate::info::{Access, Flow, OpcodeInfo, RegOperandInfo, INSTRUCTION_BYTES};
+use crate::info::{Access, BitwidthInfo, Flow, OpcodeInfo, RegOperandInfo, INSTRUCTION_BYTES};
 
 /// The register files of a spec (a generated crate's `RegFile`).
 pub trait RegisterFile: Copy + Eq + Ord + core::fmt::Debug + core::hash::Hash + 'static {
@@ -66,16 +66,20 @@ pub struct RegOperand<R: Register> {
 
 impl<R: Register> RegOperand<R> {
     /// Every register the operand covers, first to last: a constant register (`RZ`,
-    /// `PT`) covers only itself, and a range stops at the end of the numbered
-    /// registers. Liveness skips the constant ones ([`Register::is_constant`]): they
-    /// hold no value.
+    /// `PT`) covers only itself, a range stops at the end of the numbered registers,
+    /// and an operand word (fixed registers, `UPR`) covers each code from its first
+    /// that names a register. Liveness skips the constant ones
+    /// ([`Register::is_constant`]): they hold no value.
     pub fn regs(&self) -> impl Iterator<Item = R> {
         let first = self.reg;
-        let constant = first.is_constant();
+        let fixed = self.info.is_fixed();
+        let constant = !fixed && first.is_constant();
         let count = if constant { 1 } else { self.count };
         (0..count).filter_map(move |k| {
             if constant {
                 Some(first)
+            } else if fixed {
+                R::from_code(first.file(), first.code().checked_add(k.into())?)
             } else {
                 first.offset(k)
             }
@@ -118,8 +122,10 @@ pub trait SpecInstruction: Copy + Eq + core::fmt::Debug + core::hash::Hash + 'st
     fn from_word(word: u128) -> Option<Self>;
 
     /// The width in bits of operand `operand`'s data in this instance, when the spec
-    /// gives one.
-    fn bitwidth(&self, operand: &str) -> Option<u32>;
+    /// gives one ([`bitwidth`]).
+    fn bitwidth(&self, operand: &str) -> Option<u32> {
+        bitwidth(self.info(), self.encode(), operand)
+    }
 
     /// What the instruction does to the program counter ([`flow`]).
     fn flow(&self) -> Flow {
@@ -163,8 +169,7 @@ pub trait SpecInstruction: Copy + Eq + core::fmt::Debug + core::hash::Hash + 'st
 
     /// The register operands as this instance uses them ([`reg_operands`]).
     fn reg_operands(&self) -> impl Iterator<Item = RegOperand<Self::Reg>> {
-        let this = *self;
-        reg_operands(self.info(), self.encode(), move |name| this.bitwidth(name))
+        reg_operands(self.info(), self.encode())
     }
 
     /// Rewrites the registers of the instruction ([`map_regs`]); nothing changes on
@@ -174,8 +179,7 @@ pub trait SpecInstruction: Copy + Eq + core::fmt::Debug + core::hash::Hash + 'st
         f: impl FnMut(&RegOperand<Self::Reg>) -> Self::Reg,
     ) -> Result<(), RegError> {
         let word = self.encode();
-        let this = *self;
-        let (out, changed) = map_regs(self.info(), word, |name| this.bitwidth(name), f)?;
+        let (out, changed) = map_regs(self.info(), word, f)?;
         if out != word {
             // Only register fields changed, each to a code of its register file.
             *self = Self::from_word(out).ok_or(RegError::Undefined(changed))?;
@@ -411,21 +415,19 @@ pub fn relocate<F>(
     Ok(info.fields[a.field as usize].set(word, code))
 }
 
-/// Register operand `r` of `word` as the instance uses it; `bitwidth` gives the width
-/// of an operand whose count varies, by its name (`None` when the code is not a
-/// register of its file).
+/// Register operand `r` of `word` as the instance uses it (`None` when the code is
+/// not a register of its file).
 fn reg_operand<R: Register>(
     info: &OpcodeInfo<R::File>,
     r: &'static RegOperandInfo<R::File>,
     word: u128,
     guarded: bool,
-    bitwidth: &impl Fn(&str) -> Option<u32>,
 ) -> Option<RegOperand<R>> {
     let (reg, count) = match r.field {
         Some(k) => {
             let code = info.fields[k as usize].get(word);
             let count = if r.varies {
-                bitwidth(r.name).map_or(1, |b| b.div_ceil(32).clamp(1, 255) as u8)
+                field_bitwidth(info, word, k).map_or(1, |b| b.div_ceil(32).clamp(1, 255) as u8)
             } else {
                 r.max_count
             };
@@ -447,18 +449,16 @@ fn reg_operand<R: Register>(
 
 /// The register operands of `word` as the instance uses them: every register operand
 /// of the opcode, `Order` first, with its register, the number of registers it covers
-/// and its access (writes are conditional under a guard that may be false).
-/// `bitwidth` gives the width of an operand whose count varies, by its name (a
-/// generated crate's `Instruction::bitwidth`).
+/// (from its `Bitwidth` in this instance, [`field_bitwidth`]) and its access (writes
+/// are conditional under a guard that may be false).
 pub fn reg_operands<R: Register>(
     info: &'static OpcodeInfo<R::File>,
     word: u128,
-    bitwidth: impl Fn(&str) -> Option<u32>,
 ) -> impl Iterator<Item = RegOperand<R>> {
     let guarded = is_guarded(info, word);
     info.regs
         .iter()
-        .filter_map(move |r| reg_operand(info, r, word, guarded, &bitwidth))
+        .filter_map(move |r| reg_operand(info, r, word, guarded))
 }
 
 /// Rewrites the registers of `word`, as a register allocator does after assignment:
@@ -469,14 +469,13 @@ pub fn reg_operands<R: Register>(
 pub fn map_regs<R: Register>(
     info: &'static OpcodeInfo<R::File>,
     word: u128,
-    bitwidth: impl Fn(&str) -> Option<u32>,
     mut f: impl FnMut(&RegOperand<R>) -> R,
 ) -> Result<(u128, &'static str), RegError> {
     let guarded = is_guarded(info, word);
     let mut out = word;
     let mut changed = "";
     for r in info.regs {
-        let Some(op) = reg_operand::<R>(info, r, word, guarded, &bitwidth) else {
+        let Some(op) = reg_operand::<R>(info, r, word, guarded) else {
             continue;
         };
         let new = f(&op);
@@ -496,6 +495,98 @@ pub fn map_regs<R: Register>(
         out = info.fields[k as usize].set(out, u128::from(new.code()));
     }
     Ok((out, changed))
+}
+
+/// The data width in bits of the operand whose field is named `operand` (`ra`) in
+/// `word`, when the spec gives one: its `Bitwidth` expression over the word's field
+/// codes, clamped to `0..=u32::MAX`.
+pub fn bitwidth<F>(info: &OpcodeInfo<F>, word: u128, operand: &str) -> Option<u32> {
+    let named = |b: &&BitwidthInfo| {
+        info.fields
+            .get(b.field as usize)
+            .is_some_and(|f| f.name == operand)
+    };
+    Some(width_in(info, info.bitwidths.iter().find(named)?, word))
+}
+
+/// [`bitwidth`] of field `field` (an index into [`OpcodeInfo::fields`]).
+pub fn field_bitwidth<F>(info: &OpcodeInfo<F>, word: u128, field: u8) -> Option<u32> {
+    let b = info.bitwidths.iter().find(|b| b.field == field)?;
+    Some(width_in(info, b, word))
+}
+
+/// Width `b` in `word` (a field out of the table reads as 0).
+fn width_in<F>(info: &OpcodeInfo<F>, b: &BitwidthInfo, word: u128) -> u32 {
+    let code = |f: u16| info.fields.get(f as usize).map_or(0, |x| x.get(word));
+    crate::expr::eval(b.expr, &code).clamp(0, u32::MAX.into()) as u32
+}
+
+/// The registers an instruction reads or writes ([`reads`], [`writes`]): every
+/// register its register operands of that access cover in this instance
+/// ([`RegOperand::regs`]), in the order of [`reg_operands`], named constant registers
+/// left out (they hold no state). An iterator over at most `N` registers, without
+/// allocation: a generated crate's `Regs` names the most any instruction of its spec
+/// covers, and registers past `N` are dropped.
+#[derive(Clone, Debug)]
+pub struct Regs<R, const N: usize> {
+    items: [Option<R>; N],
+    len: usize,
+    pos: usize,
+}
+
+impl<R: Register, const N: usize> Regs<R, N> {
+    /// The registers of the operands of `word` whose access `of` accepts.
+    fn of(info: &'static OpcodeInfo<R::File>, word: u128, of: fn(Access) -> bool) -> Self {
+        let mut regs = Regs {
+            items: [None; N],
+            len: 0,
+            pos: 0,
+        };
+        for op in reg_operands::<R>(info, word).filter(|op| of(op.access)) {
+            for r in op.regs().filter(|r| !r.is_constant()) {
+                if let Some(slot) = regs.items.get_mut(regs.len) {
+                    *slot = Some(r);
+                    regs.len += 1;
+                }
+            }
+        }
+        regs
+    }
+}
+
+impl<R: Copy, const N: usize> Iterator for Regs<R, N> {
+    type Item = R;
+
+    fn next(&mut self) -> Option<R> {
+        let r = *self.items.get(self.pos..self.len)?.first()?;
+        self.pos += 1;
+        r
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.len - self.pos;
+        (n, Some(n))
+    }
+}
+
+impl<R: Copy, const N: usize> ExactSizeIterator for Regs<R, N> {}
+
+/// The registers `word` reads ([`Regs`]): its operands in `InList`, and any register
+/// operand in neither list (liveness must not take it for dead).
+pub fn reads<R: Register, const N: usize>(
+    info: &'static OpcodeInfo<R::File>,
+    word: u128,
+) -> Regs<R, N> {
+    Regs::of(info, word, Access::reads)
+}
+
+/// The registers `word` may write ([`Regs`]): its operands in `OutList`, under a guard
+/// or not.
+pub fn writes<R: Register, const N: usize>(
+    info: &'static OpcodeInfo<R::File>,
+    word: u128,
+) -> Regs<R, N> {
+    Regs::of(info, word, Access::writes)
 }
 
 #[cfg(test)]

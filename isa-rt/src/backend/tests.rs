@@ -210,12 +210,12 @@ fn relocation_names_the_target_or_says_why_not() {
 }
 
 /// The register operands of `w` as `(name, reg, count, access)`, with `rb` 64 bits
-/// wide when `wide`.
+/// wide when `wide` (its `narrow` field, 6, set to 0), else 32.
 fn operands(w: u128, wide: bool) -> [(&'static str, Reg, u8, Access); 6] {
-    let bitwidth = |name: &str| (name == "rb").then_some(if wide { 64 } else { 32 });
+    let w = ADD.fields[6].set(w, u128::from(!wide));
     let mut out = [("", Reg::R(0), 0, Access::Read); 6];
     let mut n = 0;
-    for o in reg_operands::<Reg>(&ADD, w, bitwidth) {
+    for o in reg_operands::<Reg>(&ADD, w) {
         out[n] = (o.info.name, o.reg, o.count, o.access);
         n += 1;
     }
@@ -255,7 +255,7 @@ fn register_operands_as_the_instance_uses_them() {
     );
     // A code that is no register of its file leaves the operand out.
     let bad = word(&ADD, &[(5, 9)]);
-    let names: Vec<&str> = reg_operands::<Reg>(&ADD, bad, |_| None)
+    let names: Vec<&str> = reg_operands::<Reg>(&ADD, bad)
         .map(|o| o.info.name)
         .collect();
     assert_eq!(names.as_slice(), ["pg", "rd", "ra", "rb", "UPR"]);
@@ -366,15 +366,14 @@ fn an_operand_covers_its_registers_up_to_the_numbered_end() {
 #[test]
 fn map_regs_rewrites_register_fields_and_refuses_what_cannot_be() {
     let w = word(&ADD, &[(2, 4), (3, 6), (4, 8), (5, 1)]);
-    let wide = |name: &str| (name == "rb").then_some(64);
     // Nothing changes: the same word, no operand named.
-    assert_eq!(map_regs::<Reg>(&ADD, w, wide, |o| o.reg), Ok((w, "")));
+    assert_eq!(map_regs::<Reg>(&ADD, w, |o| o.reg), Ok((w, "")));
     // Every R operand moved by 10; the predicate and the word unchanged.
     let moved = |o: &RegOperand<Reg>| match o.reg {
         Reg::R(c) => Reg::R(c + 10),
         p => p,
     };
-    let (out, last) = map_regs::<Reg>(&ADD, w, wide, moved).unwrap();
+    let (out, last) = map_regs::<Reg>(&ADD, w, moved).unwrap();
     assert_eq!(last, "rb");
     assert_eq!(out, word(&ADD, &[(2, 14), (3, 16), (4, 18), (5, 1)]));
     // A register of the other file.
@@ -386,7 +385,7 @@ fn map_regs_rewrites_register_fields_and_refuses_what_cannot_be() {
         }
     };
     assert_eq!(
-        map_regs::<Reg>(&ADD, w, wide, other),
+        map_regs::<Reg>(&ADD, w, other),
         Err(RegError::WrongFile("ra"))
     );
     // The operand word's fixed registers.
@@ -397,10 +396,7 @@ fn map_regs_rewrites_register_fields_and_refuses_what_cannot_be() {
             o.reg
         }
     };
-    assert_eq!(
-        map_regs::<Reg>(&ADD, w, wide, fixed),
-        Err(RegError::Fixed("UPR"))
-    );
+    assert_eq!(map_regs::<Reg>(&ADD, w, fixed), Err(RegError::Fixed("UPR")));
     // A 64-bit `rb` at `R254` would run into `RZ`; `RZ` itself is fine, and so is
     // `R254` when `rb` is 32 bits wide.
     let to = |r| {
@@ -413,15 +409,15 @@ fn map_regs_rewrites_register_fields_and_refuses_what_cannot_be() {
         }
     };
     assert_eq!(
-        map_regs::<Reg>(&ADD, w, wide, to(254)),
+        map_regs::<Reg>(&ADD, w, to(254)),
         Err(RegError::Range("rb"))
     );
     assert_eq!(
-        map_regs::<Reg>(&ADD, w, wide, to(253)).map(|r| ADD.fields[4].get(r.0)),
+        map_regs::<Reg>(&ADD, w, to(253)).map(|r| ADD.fields[4].get(r.0)),
         Ok(253)
     );
     assert_eq!(
-        map_regs::<Reg>(&ADD, w, wide, to(255)).map(|r| ADD.fields[4].get(r.0)),
+        map_regs::<Reg>(&ADD, w, to(255)).map(|r| ADD.fields[4].get(r.0)),
         Ok(255)
     );
     // A named register that is not numbered, for an operand of one register.
@@ -433,12 +429,12 @@ fn map_regs_rewrites_register_fields_and_refuses_what_cannot_be() {
         }
     };
     assert_eq!(
-        map_regs::<Reg>(&ADD, w, wide, p6).map(|r| ADD.fields[5].get(r.0)),
+        map_regs::<Reg>(&ADD, w, p6).map(|r| ADD.fields[5].get(r.0)),
         Ok(6)
     );
-    let narrow = |name: &str| (name == "rb").then_some(32);
+    let narrow = ADD.fields[6].set(w, 1);
     assert_eq!(
-        map_regs::<Reg>(&ADD, w, narrow, to(254)).map(|r| ADD.fields[4].get(r.0)),
+        map_regs::<Reg>(&ADD, narrow, to(254)).map(|r| ADD.fields[4].get(r.0)),
         Ok(254)
     );
 }
@@ -499,7 +495,7 @@ fn an_instruction_type_answers_through_the_same_functions() {
         );
         assert_eq!(i.address(0, 0x100), address(info, w, 0, 0x100), "{i:?}");
         let ops: Vec<RegOperand<Reg>> = i.reg_operands().collect();
-        let want: Vec<RegOperand<Reg>> = reg_operands(info, w, |n| i.bitwidth(n)).collect();
+        let want: Vec<RegOperand<Reg>> = reg_operands(info, w).collect();
         assert_eq!(ops, want, "{i:?}");
     }
     // The flows differ by instance: the free functions are not all one answer.
@@ -560,4 +556,137 @@ fn an_instruction_type_changes_only_into_words_that_decode() {
         }
     };
     assert_eq!(p.map_regs(other), Err(RegError::WrongFile("ra")));
+}
+
+#[test]
+fn bit_widths_are_the_spec_expressions_over_the_word() {
+    let w = word(&ADD, &[(2, 4), (4, 8)]);
+    // `rb`: 64 - narrow * 32; `rd`: fixed at 64; the others: none given.
+    assert_eq!(bitwidth(&ADD, w, "rb"), Some(64));
+    assert_eq!(bitwidth(&ADD, ADD.fields[6].set(w, 1), "rb"), Some(32));
+    assert_eq!(bitwidth(&ADD, w, "rd"), Some(64));
+    assert_eq!(bitwidth(&ADD, w, "ra"), None);
+    assert_eq!(bitwidth(&ADD, w, "narrow"), None);
+    assert_eq!(bitwidth(&ADD, w, "no_such_operand"), None);
+    assert_eq!(field_bitwidth(&ADD, w, 4), Some(64));
+    assert_eq!(field_bitwidth(&ADD, ADD.fields[6].set(w, 1), 4), Some(32));
+    assert_eq!(field_bitwidth(&ADD, w, 2), Some(64));
+    assert_eq!(field_bitwidth(&ADD, w, 3), None);
+    assert_eq!(field_bitwidth(&ADD, w, 200), None);
+    // The provided method is the same answer.
+    let i = Insn { op: 3, word: w };
+    assert_eq!(i.bitwidth("rb"), Some(64));
+    assert_eq!(i.bitwidth("ra"), None);
+}
+
+#[test]
+fn bit_widths_clamp_and_read_fields_out_of_the_table_as_zero() {
+    use crate::expr::{BinOp, Op};
+    static FIELDS: [crate::info::FieldInfo; 2] = [field("a", 0, 8, None), field("b", 8, 8, None)];
+    static WIDTHS: [BitwidthInfo; 3] = [
+        // a - 100: negative for small codes.
+        BitwidthInfo {
+            field: 0,
+            expr: &[Op::Field(0), Op::Int(100), Op::Bin(BinOp::Sub)],
+        },
+        // b * 2^40: past `u32::MAX`.
+        BitwidthInfo {
+            field: 1,
+            expr: &[Op::Field(1), Op::Int(1 << 40), Op::Bin(BinOp::Mul)],
+        },
+        // A width of a field the table does not have, reading another such field.
+        BitwidthInfo {
+            field: 9,
+            expr: &[Op::Field(7), Op::Int(5), Op::Bin(BinOp::Add)],
+        },
+    ];
+    static OP: OpcodeInfo<File> = OpcodeInfo {
+        bitwidths: &WIDTHS,
+        ..info(Flow::Next, &FIELDS, &[], &[], None, None, &[])
+    };
+    let w = FIELDS[1].set(FIELDS[0].set(0, 3), 2);
+    assert_eq!(bitwidth(&OP, w, "a"), Some(0));
+    assert_eq!(bitwidth(&OP, FIELDS[0].set(w, 130), "a"), Some(30));
+    assert_eq!(bitwidth(&OP, w, "b"), Some(u32::MAX));
+    assert_eq!(bitwidth(&OP, FIELDS[1].set(w, 0), "b"), Some(0));
+    assert_eq!(field_bitwidth(&OP, w, 9), Some(5));
+}
+
+#[test]
+fn reads_and_writes_list_each_register_of_each_operand_without_constants() {
+    // rd = R4 (64 bits), ra = R6 (read and written), rb = R8 (64 bits), pq = P1, the
+    // word `UPR` (P2..P4), the guard at `PT` (a constant).
+    let w = word(&ADD, &[(2, 4), (3, 6), (4, 8), (5, 1)]);
+    let reads: Vec<Reg> = backend_reads::<8>(w).collect();
+    assert_eq!(
+        reads.as_slice(),
+        [
+            Reg::R(6),
+            Reg::R(8),
+            Reg::R(9),
+            Reg::P(2),
+            Reg::P(3),
+            Reg::P(4)
+        ]
+    );
+    let written: Vec<Reg> = writes::<Reg, 8>(&ADD, w).collect();
+    assert_eq!(
+        written.as_slice(),
+        [Reg::R(4), Reg::R(5), Reg::R(6), Reg::P(1)]
+    );
+    // A 32-bit `rb`, a guard that may be false (read; the writes stay listed), and
+    // `RZ` for `rd` (a constant: no state).
+    let w2 = ADD.fields[6].set(word(&ADD, &[(0, 2), (2, 255), (3, 6), (4, 8), (5, 1)]), 1);
+    let reads: Vec<Reg> = backend_reads::<8>(w2).collect();
+    assert_eq!(
+        reads.as_slice(),
+        [
+            Reg::P(2),
+            Reg::R(6),
+            Reg::R(8),
+            Reg::P(2),
+            Reg::P(3),
+            Reg::P(4)
+        ]
+    );
+    let written: Vec<Reg> = writes::<Reg, 8>(&ADD, w2).collect();
+    assert_eq!(written.as_slice(), [Reg::R(6), Reg::P(1)]);
+    // An exact size, counting down as it is read.
+    let mut r = backend_reads::<8>(w);
+    assert_eq!(r.len(), 6);
+    r.next();
+    assert_eq!(r.size_hint(), (5, Some(5)));
+    assert_eq!(r.clone().count(), 5);
+    // Past its capacity, registers are dropped: never a panic.
+    let few: Vec<Reg> = backend_reads::<2>(w).collect();
+    assert_eq!(few.as_slice(), [Reg::R(6), Reg::R(8)]);
+    assert_eq!(backend_reads::<0>(w).count(), 0);
+}
+
+/// [`reads`] of `ADD`'s word `w`, into `N` places.
+fn backend_reads<const N: usize>(w: u128) -> Regs<Reg, N> {
+    reads(&ADD, w)
+}
+
+#[test]
+fn an_operand_word_covers_the_codes_that_name_registers() {
+    // `P4`..`P7`: `P5` is the last numbered predicate, `P6` is named (not numbered)
+    // and `PT` is a constant; code 8 is undefined.
+    let info = RegOperandInfo {
+        fixed_first: 4,
+        max_count: 5,
+        ..ADD.regs[5]
+    };
+    let info: &'static RegOperandInfo<File> = std::boxed::Box::leak(std::boxed::Box::new(info));
+    let op = RegOperand {
+        info,
+        reg: Reg::P(4),
+        count: 5,
+        access: Access::Read,
+    };
+    let regs: Vec<Reg> = op.regs().collect();
+    assert_eq!(
+        regs.as_slice(),
+        [Reg::P(4), Reg::P(5), Reg::P(6), Reg::P(7)]
+    );
 }
