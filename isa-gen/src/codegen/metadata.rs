@@ -182,6 +182,9 @@ impl Gen<'_> {
 
                 impl Opcode {
                     /// Static metadata: fields, operands, In/Out lists.
+                    // Not inlined: every opcode's struct calls it, and inlined, each
+                    // codegen unit took in the whole table for ThinLTO to fold.
+                    #[inline(never)]
                     pub fn info(self) -> &'static OpcodeInfo {
                         &OPCODE_INFO[self as usize]
                     }

@@ -500,6 +500,9 @@ pub fn map_regs<R: Register>(
 /// The data width in bits of the operand whose field is named `operand` (`ra`) in
 /// `word`, when the spec gives one: its `Bitwidth` expression over the word's field
 /// codes, clamped to `0..=u32::MAX`.
+// This, `field_bitwidth`, `reads` and `writes` are not inlined: a generated crate
+// calls each from a method of every opcode's struct, and one copy serves them all.
+#[inline(never)]
 pub fn bitwidth<F>(info: &OpcodeInfo<F>, word: u128, operand: &str) -> Option<u32> {
     let named = |b: &&BitwidthInfo| {
         info.fields
@@ -510,6 +513,7 @@ pub fn bitwidth<F>(info: &OpcodeInfo<F>, word: u128, operand: &str) -> Option<u3
 }
 
 /// [`bitwidth`] of field `field` (an index into [`OpcodeInfo::fields`]).
+#[inline(never)]
 pub fn field_bitwidth<F>(info: &OpcodeInfo<F>, word: u128, field: u8) -> Option<u32> {
     let b = info.bitwidths.iter().find(|b| b.field == field)?;
     Some(width_in(info, b, word))
@@ -573,6 +577,7 @@ impl<R: Copy, const N: usize> ExactSizeIterator for Regs<R, N> {}
 
 /// The registers `word` reads ([`Regs`]): its operands in `InList`, and any register
 /// operand in neither list (liveness must not take it for dead).
+#[inline(never)]
 pub fn reads<R: Register, const N: usize>(
     info: &'static OpcodeInfo<R::File>,
     word: u128,
@@ -582,6 +587,7 @@ pub fn reads<R: Register, const N: usize>(
 
 /// The registers `word` may write ([`Regs`]): its operands in `OutList`, under a guard
 /// or not.
+#[inline(never)]
 pub fn writes<R: Register, const N: usize>(
     info: &'static OpcodeInfo<R::File>,
     word: u128,
