@@ -114,6 +114,24 @@ pub enum OperandKind {
     Word,
 }
 
+/// How many 32-bit registers an operand whose data is `bits` bits wide spans: at
+/// least 1, and the width is read as 1 to 1024 bits (at most 32 registers). The one
+/// answer for the printer, the matcher, the backend's register operands and the
+/// generator's most registers an operand covers.
+pub const fn registers(bits: i128) -> u32 {
+    let bits = if bits < 1 {
+        1
+    } else if bits > 1024 {
+        1024
+    } else {
+        bits as u32
+    };
+    bits.div_ceil(32)
+}
+
+/// The most registers [`registers`] gives for any width.
+pub const MAX_REGISTERS: u32 = registers(i128::MAX);
+
 /// Width of an operand's data.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Bitwidth {
@@ -426,8 +444,10 @@ pub struct RegOperandInfo<F> {
     pub field: Option<u8>,
     /// For an operand word: the code of its first register.
     pub fixed_first: u16,
-    /// Most consecutive registers it covers (2 for a 64-bit pair, 4 for a quad).
-    pub max_count: u8,
+    /// Most consecutive registers it covers (2 for a 64-bit pair, 4 for a quad; an
+    /// operand word's registers; every numbered register of its file, up to 65,535,
+    /// for a register that run time picks by index).
+    pub max_count: u16,
     /// Whether the count depends on modifiers (the spec's `Bitwidth` expression).
     pub varies: bool,
 }

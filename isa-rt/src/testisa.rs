@@ -204,7 +204,7 @@ pub const fn reg(
     access: Access,
     field: Option<u8>,
     fixed_first: u16,
-    max_count: u8,
+    max_count: u16,
     varies: bool,
 ) -> RegOperandInfo<File> {
     RegOperandInfo {

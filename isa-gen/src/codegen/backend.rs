@@ -550,7 +550,7 @@ impl Gen<'_> {
                     }
                 };
                 let first = lit(first, "u16");
-                let count = lit(count as u128, "u8");
+                let count = lit(count as u128, "u16");
                 quote! {
                     backend::RegOperandInfo {
                         name: #name, file: RegFile::#file, access: #access, guard: #guard,

@@ -144,23 +144,21 @@ impl Opcode {
 }
 
 impl RegOperand {
-    /// Most registers the operand covers in any instance (at most 255, what the
+    /// Most registers the operand covers in any instance (at most 65,535, what the
     /// generated metadata's `max_count` holds): a field's largest `Bitwidth` over 32
     /// bits, an operand word's registers, every numbered register of the file for a
     /// register-indexed one.
     pub fn max_count(&self, model: &Model, op: &Opcode) -> u32 {
         let n = match self.source {
-            RegSource::Field(f) => model.reg_count(op, f, None),
+            RegSource::Field(f) => u128::from(model.reg_count(op, f, None)),
             RegSource::Word(w) => {
                 let w = &model.words[w.0];
-                (w.hi - w.lo + 1).min(255) as u32
+                w.hi.saturating_sub(w.lo).saturating_add(1)
             }
-            RegSource::Indexed { file, .. } => model
-                .ty(file)
-                .reg_file()
-                .map_or(1, |r| (r.hi - r.lo + 1).min(255) as u32),
+            RegSource::Indexed { file, .. } => (model.ty(file).reg_file())
+                .map_or(1, |r| r.hi.saturating_sub(r.lo).saturating_add(1)),
         };
-        n.min(255)
+        n.min(u128::from(u16::MAX)) as u32
     }
 }
 
@@ -174,33 +172,35 @@ impl Model {
         let Some(b) = op.bitwidth(field) else {
             return 1;
         };
-        let bits = match d {
-            Some(d) => b.expr.eval(&|f| d.values[f]),
-            None => self.max_value(op, &b.expr),
-        };
-        (bits.clamp(1, 128) as u32).div_ceil(32)
+        match d {
+            Some(d) => isa_rt::info::registers(b.expr.eval(&|f| d.values[f])),
+            // A width that no enumeration bounds may be any.
+            None => self
+                .max_value(op, &b.expr)
+                .map_or(isa_rt::info::MAX_REGISTERS, isa_rt::info::registers),
+        }
     }
 
-    /// The largest value of an expression over every code of the enumeration fields it
-    /// reads (other fields count as 0). The checker bounds such expressions to 4096
-    /// combinations; more are not enumerated (the first combination is used).
-    pub fn max_value(&self, op: &Opcode, e: &super::CExpr) -> i128 {
+    /// The largest value of an expression over every code of the fields it reads,
+    /// when each is an enumeration and there are at most 4096 combinations (the
+    /// checker's bound); `None` otherwise.
+    pub fn max_value(&self, op: &Opcode, e: &super::CExpr) -> Option<i128> {
         let mut used = Vec::new();
         e.fields(&mut used);
         used.sort();
         used.dedup();
         let domains: Vec<Vec<u128>> = used
             .iter()
-            .map(|&f| match self.ty(op.fields[f].ty).enum_values() {
-                Some(vs) => vs.iter().map(|v| v.code).collect(),
-                None => vec![0],
+            .map(|&f| {
+                let vs = self.ty(op.fields[f].ty).enum_values()?;
+                Some(vs.iter().map(|v| v.code).collect())
             })
-            .collect();
+            .collect::<Option<_>>()?;
         let combos = domains
             .iter()
             .try_fold(1usize, |a, d| a.checked_mul(d.len()));
-        if combos.is_none_or(|n| n > 4096) {
-            return e.eval(&|_| 0);
+        if combos.is_none_or(|n| n == 0 || n > 4096) {
+            return None;
         }
         let mut best = i128::MIN;
         let mut idx = vec![0usize; domains.len()];
@@ -213,7 +213,7 @@ impl Model {
             let mut k = 0;
             loop {
                 if k == idx.len() {
-                    return best;
+                    return Some(best);
                 }
                 idx[k] += 1;
                 if idx[k] < domains[k].len() {

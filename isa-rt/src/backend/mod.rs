@@ -58,7 +58,7 @@ pub struct RegOperand<R: Register> {
     /// [`Register::is_constant`].
     pub reg: R,
     /// How many consecutive registers it covers in this instance.
-    pub count: u8,
+    pub count: u16,
     /// The access in this instance: a write under a guard that may be false (not the
     /// always-true register, or negated) is conditional.
     pub access: Access,
@@ -81,7 +81,7 @@ impl<R: Register> RegOperand<R> {
             } else if fixed {
                 R::from_code(first.file(), first.code().checked_add(k.into())?)
             } else {
-                first.offset(k)
+                first.offset(u8::try_from(k).ok()?)
             }
         })
     }
@@ -427,7 +427,7 @@ fn reg_operand<R: Register>(
         Some(k) => {
             let code = info.fields[k as usize].get(word);
             let count = if r.varies {
-                field_bitwidth(info, word, k).map_or(1, |b| b.div_ceil(32).clamp(1, 255) as u8)
+                field_bitwidth(info, word, k).map_or(1, |b| crate::info::registers(b.into()) as u16)
             } else {
                 r.max_count
             };
@@ -488,7 +488,8 @@ pub fn map_regs<R: Register>(
         let Some(k) = r.field else {
             return Err(RegError::Fixed(r.name));
         };
-        if !new.is_constant() && op.count > 1 && new.offset(op.count - 1).is_none() {
+        let last = u8::try_from(op.count - 1).ok();
+        if !new.is_constant() && op.count > 1 && last.and_then(|n| new.offset(n)).is_none() {
             return Err(RegError::Range(r.name));
         }
         changed = r.name;

@@ -211,7 +211,7 @@ fn relocation_names_the_target_or_says_why_not() {
 
 /// The register operands of `w` as `(name, reg, count, access)`, with `rb` 64 bits
 /// wide when `wide` (its `narrow` field, 6, set to 0), else 32.
-fn operands(w: u128, wide: bool) -> [(&'static str, Reg, u8, Access); 6] {
+fn operands(w: u128, wide: bool) -> [(&'static str, Reg, u16, Access); 6] {
     let w = ADD.fields[6].set(w, u128::from(!wide));
     let mut out = [("", Reg::R(0), 0, Access::Read); 6];
     let mut n = 0;
@@ -689,4 +689,54 @@ fn an_operand_word_covers_the_codes_that_name_registers() {
         regs.as_slice(),
         [Reg::P(4), Reg::P(5), Reg::P(6), Reg::P(7)]
     );
+}
+
+#[test]
+fn a_width_spans_its_32_bit_registers_read_as_1_to_1024_bits() {
+    use crate::info::{registers, MAX_REGISTERS};
+    let cases = [
+        (i128::MIN, 1),
+        (-5, 1),
+        (0, 1),
+        (1, 1),
+        (32, 1),
+        (33, 2),
+        (64, 2),
+        (65, 3),
+        (128, 4),
+        (1023, 32),
+        (1024, 32),
+        (1025, 32),
+        (i128::MAX, 32),
+    ];
+    for (bits, n) in cases {
+        assert_eq!(registers(bits), n, "{bits} bits");
+    }
+    assert_eq!(MAX_REGISTERS, 32);
+    // The printer's name for it is the same function.
+    assert_eq!(crate::print::registers(96), 3);
+}
+
+#[test]
+fn an_operand_counts_past_a_byte_of_registers() {
+    // A fixed operand over R0..R299: R0..R254 and `RZ` (a constant, for liveness to
+    // skip) are its registers; codes past 255 are none of `R`'s.
+    let info = RegOperandInfo {
+        fixed_first: 0,
+        max_count: 300,
+        ..ADD.regs[5]
+    };
+    let info = RegOperandInfo {
+        file: File::R,
+        ..info
+    };
+    let info: &'static RegOperandInfo<File> = std::boxed::Box::leak(std::boxed::Box::new(info));
+    let op = RegOperand {
+        info,
+        reg: Reg::R(0),
+        count: 300,
+        access: Access::Read,
+    };
+    assert_eq!(op.regs().count(), 256);
+    assert_eq!(op.regs().last(), Some(Reg::R(255)));
 }

@@ -175,7 +175,7 @@ pub enum AllocError<I: SpecInstruction> {
         /// The operand.
         operand: &'static str,
         /// What it takes: file and number of registers.
-        takes: (FileOf<I>, u8),
+        takes: (FileOf<I>, u16),
         /// The virtual register given.
         given: VRegOf<I>,
     },
@@ -433,7 +433,7 @@ impl<I: SpecInstruction> CodeBuffer<I> {
             .reg_operands()
             .find(|o| core::ptr::eq(o.info, &info.regs[k]))
             .ok_or_else(no_operand)?;
-        if op.reg.file() != v.file || op.count != v.count {
+        if op.reg.file() != v.file || op.count != u16::from(v.count) {
             return Err(AllocError::Mismatch {
                 at,
                 operand: info.regs[k].name,
@@ -586,7 +586,7 @@ impl<I: SpecInstruction> CodeBuffer<I> {
                 return Err(AllocError::Mismatch {
                     at,
                     operand: "",
-                    takes: (v.file, v.count),
+                    takes: (v.file, v.count.into()),
                     given: v,
                 });
             }
@@ -812,14 +812,18 @@ impl<I: SpecInstruction> CodeBuffer<I> {
                         None => continue,
                     },
                 };
+                // (The allocator counts at most 255 units an operand: a virtual
+                // register is at most 32, and a fixed operand wider than that, a
+                // register picked by index from a larger file, is cut there.)
                 let count = match loc {
-                    ra::Loc::Virtual { .. } => op.count,
-                    ra::Loc::Fixed { file, reg } => op
-                        .regs()
-                        .filter(|r| fixed(*r).is_some())
-                        .count()
-                        .min(usize::from(files[file as usize].2 - reg))
-                        as u8,
+                    ra::Loc::Virtual { .. } => u8::try_from(op.count).unwrap_or(u8::MAX),
+                    ra::Loc::Fixed { file, reg } => {
+                        op.regs()
+                            .filter(|r| fixed(*r).is_some())
+                            .count()
+                            .min(usize::from(files[file as usize].2 - reg))
+                            .min(usize::from(u8::MAX)) as u8
+                    }
                 };
                 if count > 0 {
                     ops.push(ra::Operand { loc, count, usage });

@@ -581,11 +581,8 @@ fn optional(fields: &[FieldRow], r: &OperandRow) -> Option<u16> {
     }
 }
 
-/// How many 32-bit registers an operand of `bits` bits spans (at least 1; the width is
-/// read as 1 to 1024 bits).
-pub fn registers(bits: i128) -> u32 {
-    (bits.clamp(1, 1024) as u32).div_ceil(32)
-}
+/// How many registers an operand of `bits` bits spans ([`crate::info::registers`]).
+pub use crate::info::registers;
 
 /// `+0x4`, `-0x4`, or nothing for 0.
 fn signed_offset(w: &mut Line<'_, impl Write + ?Sized>, off: i128) -> fmt::Result {
