@@ -447,7 +447,11 @@ impl Gen<'_> {
     }
 
     /// The backend members of an opcode's `OpcodeInfo`.
-    pub(super) fn backend_info(&self, op: &Opcode) -> TokenStream {
+    pub(super) fn backend_info(
+        &self,
+        op: &Opcode,
+        shared: &mut super::metadata::SharedRows,
+    ) -> TokenStream {
         let m = self.model;
         let flow = proc_macro2::Ident::new(
             &heck::ToUpperCamelCase::to_upper_camel_case(op.flow.kind.name()),
@@ -560,11 +564,21 @@ impl Gen<'_> {
                 }
             })
             .collect();
-        let bitwidths = op.bitwidths.iter().map(|b| {
-            let field = lit(b.field as u128, "u8");
-            let expr = expr_tokens(&b.expr);
-            quote! { ::isa_rt::info::BitwidthInfo { field: #field, expr: &[ #expr ] } }
-        });
+        let bitwidths: Vec<_> = op
+            .bitwidths
+            .iter()
+            .map(|b| {
+                let field = lit(b.field as u128, "u8");
+                let expr = expr_tokens(&b.expr);
+                quote! { ::isa_rt::info::BitwidthInfo { field: #field, expr: &[ #expr ] } }
+            })
+            .collect();
+        let regs = shared.share("REGS", quote! { backend::RegOperandInfo }, &regs);
+        let bitwidths = shared.share(
+            "WIDTHS",
+            quote! { ::isa_rt::info::BitwidthInfo },
+            &bitwidths,
+        );
         quote! {
             flow: backend::Flow::#flow,
             conditions: &[ #( #conditions ),* ],
@@ -572,8 +586,8 @@ impl Gen<'_> {
             addresses: &[ #( #addresses ),* ],
             target: #target,
             direct: #direct,
-            regs: &[ #( #regs ),* ],
-            bitwidths: &[ #( #bitwidths ),* ],
+            regs: #regs,
+            bitwidths: #bitwidths,
         }
     }
 }
