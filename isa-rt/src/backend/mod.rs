@@ -501,8 +501,9 @@ pub fn map_regs<R: Register>(
 /// The data width in bits of the operand whose field is named `operand` (`ra`) in
 /// `word`, when the spec gives one: its `Bitwidth` expression over the word's field
 /// codes, clamped to `0..=u32::MAX`.
-// This, `field_bitwidth`, `reads` and `writes` are not inlined: a generated crate
-// calls each from a method of every opcode's struct, and one copy serves them all.
+// This, `field_bitwidth` and what `reads` and `writes` do are not inlined: a
+// generated crate calls each from a method of every opcode's struct, and one copy
+// serves them all.
 #[inline(never)]
 pub fn bitwidth<F>(info: &OpcodeInfo<F>, word: u128, operand: &str) -> Option<u32> {
     let named = |b: &&BitwidthInfo| {
@@ -541,21 +542,33 @@ pub struct Regs<R, const N: usize> {
 
 impl<R: Register, const N: usize> Regs<R, N> {
     /// The registers of the operands of `word` whose access `of` accepts.
+    #[inline]
     fn of(info: &'static OpcodeInfo<R::File>, word: u128, of: fn(Access) -> bool) -> Self {
         let mut regs = Regs {
             items: [None; N],
             len: 0,
             pos: 0,
         };
-        for op in reg_operands::<R>(info, word).filter(|op| of(op.access)) {
-            for r in op.regs().filter(|r| !r.is_constant()) {
-                if let Some(slot) = regs.items.get_mut(regs.len) {
-                    *slot = Some(r);
-                    regs.len += 1;
+        regs.fill(info, word, of);
+        regs
+    }
+
+    /// [`Regs::of`] into an empty list (built in its place, not copied out).
+    #[inline(never)]
+    fn fill(&mut self, info: &'static OpcodeInfo<R::File>, word: u128, of: fn(Access) -> bool) {
+        // Whether an operand is read or written is its opcode's access: a guard that
+        // may be false only makes a write conditional (so it is not asked).
+        for r in info.regs.iter().filter(|r| of(r.access)) {
+            let Some(op) = reg_operand::<R>(info, r, word, false) else {
+                continue;
+            };
+            for reg in op.regs().filter(|x| !x.is_constant()) {
+                if let Some(slot) = self.items.get_mut(self.len) {
+                    *slot = Some(reg);
+                    self.len += 1;
                 }
             }
         }
-        regs
     }
 }
 
@@ -578,7 +591,7 @@ impl<R: Copy, const N: usize> ExactSizeIterator for Regs<R, N> {}
 
 /// The registers `word` reads ([`Regs`]): its operands in `InList`, and any register
 /// operand in neither list (liveness must not take it for dead).
-#[inline(never)]
+#[inline]
 pub fn reads<R: Register, const N: usize>(
     info: &'static OpcodeInfo<R::File>,
     word: u128,
@@ -588,7 +601,7 @@ pub fn reads<R: Register, const N: usize>(
 
 /// The registers `word` may write ([`Regs`]): its operands in `OutList`, under a guard
 /// or not.
-#[inline(never)]
+#[inline]
 pub fn writes<R: Register, const N: usize>(
     info: &'static OpcodeInfo<R::File>,
     word: u128,
