@@ -501,9 +501,8 @@ pub fn map_regs<R: Register>(
 /// The data width in bits of the operand whose field is named `operand` (`ra`) in
 /// `word`, when the spec gives one: its `Bitwidth` expression over the word's field
 /// codes, clamped to `0..=u32::MAX`.
-// This, `field_bitwidth` and what `reads` and `writes` do are not inlined: a
-// generated crate calls each from a method of every opcode's struct, and one copy
-// serves them all.
+// This, `field_bitwidth`, `reads` and `writes` are not inlined: a generated crate
+// calls each from a method of every opcode's struct, and one copy serves them all.
 #[inline(never)]
 pub fn bitwidth<F>(info: &OpcodeInfo<F>, word: u128, operand: &str) -> Option<u32> {
     let named = |b: &&BitwidthInfo| {
@@ -591,7 +590,7 @@ impl<R: Copy, const N: usize> ExactSizeIterator for Regs<R, N> {}
 
 /// The registers `word` reads ([`Regs`]): its operands in `InList`, and any register
 /// operand in neither list (liveness must not take it for dead).
-#[inline]
+#[inline(never)]
 pub fn reads<R: Register, const N: usize>(
     info: &'static OpcodeInfo<R::File>,
     word: u128,
@@ -601,7 +600,7 @@ pub fn reads<R: Register, const N: usize>(
 
 /// The registers `word` may write ([`Regs`]): its operands in `OutList`, under a guard
 /// or not.
-#[inline]
+#[inline(never)]
 pub fn writes<R: Register, const N: usize>(
     info: &'static OpcodeInfo<R::File>,
     word: u128,
