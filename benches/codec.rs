@@ -10,6 +10,8 @@
 //!   `typed_mixed_4096`: the short stream of earlier measurements;
 //! * `encode/*`: `Instruction::encode` on the decoded streams, and
 //!   `UiaddUu::encode` on one struct type;
+//! * `facts/reads_writes_mixed`: `Instruction::reads` and `writes` on the decoded mix
+//!   (what a liveness pass asks of each instruction);
 //! * `stream/*`: summing and copying the same 2^20 words (what memory allows);
 //! * `asm/*`: disassembly (decode + print to a reused `String`, 2^20 words), and the
 //!   assembler on lines of the mixed stream (one line at a time, and as a program
@@ -467,6 +469,20 @@ fn benches(c: &mut Criterion) {
             black_box(&uiadd)
                 .iter()
                 .fold(0u128, |acc, i| acc ^ i.encode())
+        })
+    });
+    g.finish();
+
+    // The operand facts a liveness pass asks of every instruction, from the metadata.
+    let mut g = c.benchmark_group("facts");
+    g.throughput(short.clone());
+    let facts = &big_instrs[..STREAM_LEN];
+    g.bench_function("reads_writes_mixed", |b| {
+        b.iter(|| {
+            black_box(facts).iter().fold(0usize, |acc, i| {
+                acc + i.reads().map(|r| r.file() as usize).sum::<usize>()
+                    + i.writes().map(|r| r.file() as usize + 1).sum::<usize>()
+            })
         })
     });
     g.finish();
