@@ -442,7 +442,63 @@ fn offset_in(line: &str, part: &str) -> (usize, usize) {
     }
 }
 
-/// Reads `tok` (of `line`) as operand `o`, writing its bits into `w`.
+/// Why register token `tok` (its first register `code`) does not fit an operand of
+/// `n` registers of a file whose numbered registers are `numbered`: a numbered register
+/// written alone where a range goes, or a range of another length.
+fn width_problem<'t>(
+    n: u64,
+    prefix: &'t str,
+    numbered: core::ops::RangeInclusive<u64>,
+    code: u64,
+    tok: &crate::lex::Tok,
+) -> Option<Problem<'t>> {
+    match tok.core {
+        crate::lex::TokCore::Name(_) if n > 1 && numbered.contains(&code) => {
+            Some(Problem::NeedsRange((n * 32) as u32, prefix, code))
+        }
+        crate::lex::TokCore::Range(_, first, last) if (last - first).checked_add(1) != Some(n) => {
+            Some(Problem::RangeWidth(prefix, first, last, (n * 32) as u32))
+        }
+        _ => None,
+    }
+}
+
+/// Whether operand `k`'s width (a register operand's count) reads a field that it or
+/// a later operand writes (`Bitwidth<rd> = n * 32` with `n` after `rd`): then it is
+/// known, and checked, only once the whole line is read. A width of the modifiers (the
+/// usual case) is checked as the operand is read.
+fn width_later(spec: &OpcodeSpec<'_>, k: usize) -> bool {
+    let Some(&Kind::Reg { count, .. }) = spec.operands.get(k).map(|o| &o.kind) else {
+        return false;
+    };
+    let written_from_k = |at: At| {
+        spec.operands
+            .iter()
+            .skip(k)
+            .any(|o| overlaps(o.at, at) || o.subs.iter().any(|s| overlaps(s.at, at)))
+    };
+    match count {
+        Count::Fixed(_) => false,
+        Count::Lookup { at, .. } => written_from_k(at),
+        Count::Bits(ops) => ops.iter().any(|op| match *op {
+            crate::expr::Op::Field(f) => spec
+                .places
+                .get(usize::from(f))
+                .is_some_and(|&at| written_from_k(at)),
+            _ => false,
+        }),
+    }
+}
+
+/// Whether two places share a bit.
+fn overlaps(a: At, b: At) -> bool {
+    let bits = |p: At| p.mask.checked_shl(u32::from(p.start)).unwrap_or(0);
+    bits(a) & bits(b) != 0
+}
+
+/// Reads `tok` (of `line`) as operand `o`, writing its bits into `w`; a register
+/// operand's width is checked when `width` says (see [`width_later`]).
+#[allow(clippy::too_many_arguments)]
 fn read<'t>(
     spec: &OpcodeSpec<'t>,
     o: &OperandSpec<'t>,
@@ -451,14 +507,16 @@ fn read<'t>(
     w: &mut u128,
     addr: u64,
     labels: &dyn Fn(&str) -> Option<u64>,
+    width: bool,
 ) -> Read<'t> {
-    let outcome = read_token(spec, o, tok, line, w, addr, labels);
+    let outcome = read_token(spec, o, tok, line, w, addr, labels, width);
     // `assemble` passes over the forms `fits` rules out, so it must never rule out a
     // token this reads (checked wherever a debug build assembles).
     debug_assert!(matches!(outcome, Read::Kind) || fits(o, tok));
     outcome
 }
 
+#[allow(clippy::too_many_arguments)]
 fn read_token<'t>(
     spec: &OpcodeSpec<'t>,
     o: &OperandSpec<'t>,
@@ -467,6 +525,7 @@ fn read_token<'t>(
     w: &mut u128,
     addr: u64,
     labels: &dyn Fn(&str) -> Option<u64>,
+    width: bool,
 ) -> Read<'t> {
     let placed = match o.kind {
         Kind::Reg {
@@ -476,8 +535,7 @@ fn read_token<'t>(
             hi,
             count,
         } => {
-            let n = spec.registers(count, *w);
-            match tok.core {
+            let code = match tok.core {
                 crate::lex::TokCore::Name(text) => {
                     // The register before a `.SUFFIX` (a byte scan: names are short).
                     let base = match text.bytes().position(|b| b == b'.') {
@@ -487,29 +545,25 @@ fn read_token<'t>(
                     let Some(code) = name.code(base) else {
                         return Read::Kind;
                     };
-                    if n > 1 && (lo..=hi).contains(&code) {
-                        return Read::Bad(Problem::NeedsRange((n * 32) as u32, prefix, code));
-                    }
-                    o.at.write(w, u128::from(code));
+                    code
                 }
-                crate::lex::TokCore::Range(file, first, last) if file == prefix => {
+                crate::lex::TokCore::Range(file, first, _) if file == prefix => {
                     // Only the first register must exist: an operand at the last register
                     // prints as e.g. `UR[62:63]` and must read back.
                     if !(lo..=hi).contains(&first) {
                         return Read::Bad(Problem::NoSuchRegister(prefix, first));
                     }
-                    if (last - first).checked_add(1) != Some(n) {
-                        return Read::Bad(Problem::RangeWidth(
-                            prefix,
-                            first,
-                            last,
-                            (n * 32) as u32,
-                        ));
-                    }
-                    o.at.write(w, u128::from(first));
+                    first
                 }
                 _ => return Read::Kind,
+            };
+            if width {
+                let n = spec.registers(count, *w);
+                if let Some(p) = width_problem(n, prefix, lo..=hi, code, tok) {
+                    return Read::Bad(p);
+                }
             }
+            o.at.write(w, u128::from(code));
             true
         }
         Kind::Enum { name, .. } => {
@@ -848,6 +902,10 @@ fn attempt<'t>(
                 err,
             },
         };
+    // Register operands whose width a later operand decides, read without that check
+    // (see `width_later`): (operand, token).
+    let mut later = [(0usize, 0usize); crate::lex::MAX_OPERANDS];
+    let mut nlater = 0;
     for (k, o) in spec.operands.iter().enumerate() {
         let Some(tok) = l.op(t) else {
             if o.optional {
@@ -867,6 +925,13 @@ fn attempt<'t>(
                 first_bad,
             ));
         };
+        let width = match o.kind {
+            Kind::Reg {
+                count: Count::Bits(_) | Count::Lookup { .. },
+                ..
+            } => !width_later(spec, k),
+            _ => true,
+        };
         let outcome = if o.optional {
             // Read into a copy: an operand of another kind is left out, the word as it
             // was; otherwise the copy is the word this read makes (reads are
@@ -876,7 +941,7 @@ fn attempt<'t>(
                 continue;
             }
             let mut scratch = w;
-            match read(spec, o, tok, l.text, &mut scratch, addr, labels) {
+            match read(spec, o, tok, l.text, &mut scratch, addr, labels, width) {
                 Read::Kind => {
                     skipped = Some((t, k));
                     first_skip.get_or_insert((t, k));
@@ -888,10 +953,16 @@ fn attempt<'t>(
                 }
             }
         } else {
-            read(spec, o, tok, l.text, &mut w, addr, labels)
+            read(spec, o, tok, l.text, &mut w, addr, labels, width)
         };
         match outcome {
             Read::Ok => {
+                if !width {
+                    if let Some(slot) = later.get_mut(nlater) {
+                        *slot = (k, t);
+                        nlater += 1;
+                    }
+                }
                 map[t] = k as u8;
                 t += 1;
             }
@@ -948,6 +1019,37 @@ fn attempt<'t>(
                 t += 1;
             }
         }
+    }
+    // The widths a later operand decided, on the word as read: a wrong one is a bad
+    // value of its operand, as if found when it was read. (After a bad value the word
+    // is not the line's, so its widths are not either: that error is the one said.)
+    let judged = if first_bad.is_none() { nlater } else { 0 };
+    for &(k, at) in &later[..judged] {
+        let (Some(o), Some(tok)) = (spec.operands.get(k), l.op(at)) else {
+            continue;
+        };
+        let Kind::Reg {
+            prefix,
+            lo,
+            hi,
+            count,
+            ..
+        } = o.kind
+        else {
+            continue;
+        };
+        let code = o.at.get(w) as u64;
+        let Some(problem) = width_problem(spec.registers(count, w), prefix, lo..=hi, code, tok)
+        else {
+            continue;
+        };
+        let kind = AsmErrorKind::Invalid {
+            index: k as u8 + 1,
+            label: o.label,
+            problem,
+        };
+        first_bad = Some((k, AsmError::new(tok.start, tok.end, kind)));
+        break;
     }
     let max = spec.operands.len();
     if let Some(tok) = l.op(t) {

@@ -1515,6 +1515,76 @@ fn register_counts_follow_the_modifiers() {
     );
 }
 
+/// `SPAN rd, ra, n`: `rd` spans `n` registers (`Bitwidth<rd> = n * 32`), `n` an
+/// immediate written after it; `ra` one. So `rd`'s width is known only once `n` is
+/// read.
+const SPAN: OpcodeSpec<'static> = OpcodeSpec {
+    fields: &["rd", "ra", "n"],
+    places: &[RD, RA, RB],
+    ..form(
+        "SPAN",
+        34,
+        &[],
+        &[
+            registers(
+                RD,
+                "rd",
+                Count::Bits(&[Op::Field(2), Op::Int(32), Op::Bin(BinOp::Mul)]),
+            ),
+            reg(RA, "ra", &[]),
+            imm(RB, "n", 8, false, ImmAddr::No),
+        ],
+    )
+};
+
+fn span(line: &str) -> Result<u128, String> {
+    let l = lex(line).map_err(|e| e.display(line).to_string())?;
+    assemble(&l, 1, &[&SPAN], 0, &|_| None).map_err(|e| e.display(line).to_string())
+}
+
+/// A width that a later operand decides is checked on the whole line, as the printer
+/// wrote it; an error in it is the operand's, even when a later operand is wrong too.
+#[test]
+fn a_width_a_later_operand_decides_is_checked_once_the_line_is_read() {
+    let w = |rd: u128, ra: u128, n: u128| word(&[(RD, rd), (RA, ra), (RB, n)], 34);
+    assert_eq!(span("SPAN R[4:6], R9, 0x3"), Ok(w(4, 9, 3)));
+    assert_eq!(span("SPAN R4, R9, 0x1"), Ok(w(4, 9, 1)));
+    assert_eq!(span("SPAN R4, R9, 0x0"), Ok(w(4, 9, 0)));
+    // A constant register is one register whatever the width.
+    assert_eq!(span("SPAN RZ, R9, 0x2"), Ok(w(255, 9, 2)));
+    assert_eq!(
+        span("SPAN R[4:5], R9, 0x3").unwrap_err(),
+        "`SPAN` operand 1 (rd): R[4:5] is 64 bits but the operand is 96 bits here"
+    );
+    assert_eq!(
+        span("SPAN R4, R9, 0x2").unwrap_err(),
+        "`SPAN` operand 1 (rd): a 64-bit operand: write the register range R[4:5]"
+    );
+    // After a wrong value or kind elsewhere, the word is not the line's: that error
+    // is the one said.
+    assert_eq!(
+        span("SPAN R[4:5], R[9:10], 0x3").unwrap_err(),
+        "`SPAN` operand 2 (ra): R[9:10] is 64 bits but the operand is 32 bits here"
+    );
+    assert_eq!(
+        span("SPAN R[4:5], R9, 0x300").unwrap_err(),
+        "`SPAN` operand 3 (n): immediate 0x300 does not fit SImm8 (0x0..=0xff)"
+    );
+    assert_eq!(
+        span("SPAN R[4:5], R300, 0x3").unwrap_err(),
+        "`SPAN` operand 2 (ra): expected a Reg, found R300 (`R300` does not exist: `Reg` has R0..R254 and RZ)"
+    );
+    // Which widths wait for the line: those reading a field an operand from this one
+    // on writes, and no others.
+    assert!(width_later(&SPAN, 0));
+    assert!(!width_later(&SPAN, 1));
+    assert!(!width_later(&SPAN, 2));
+    assert!(!width_later(&WIDE, 0) && !width_later(&WIDE, 1));
+    assert!(overlaps(At::new(4, 4), At::new(7, 2)));
+    assert!(!overlaps(At::new(4, 4), At::new(8, 2)));
+    assert!(!overlaps(At::new(200, 4), At::new(8, 2)));
+}
+
 /// The forms of `MOV`, and which of them read a line: its index among the candidates,
 /// and for each operand token the operand it was read as (optional ones left out
 /// counted).
