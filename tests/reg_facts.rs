@@ -79,3 +79,23 @@ fn a_width_an_immediate_decides_spans_up_to_32_registers() {
     assert_eq!(insn.bitwidth("wd"), Some(63 * 32));
     assert_eq!(insn.bitwidth("wa"), None);
 }
+
+#[test]
+fn a_width_a_later_operand_decides_reads_back_as_printed() {
+    for line in [
+        "SPAN W[4:6], W900, 0x3",
+        "SPAN W10, W1, 0x1",
+        "SPAN W[990:1021], W5, 0x3f",
+        "GET W999, W[W0-0x40]",
+        "ODD WZ, W999",
+    ] {
+        let i = Instruction::parse(line).unwrap_or_else(|e| panic!("{line}: {}", e.display(line)));
+        assert_eq!(i.to_string(), line);
+    }
+    let line = "SPAN W[4:5], W900, 0x3";
+    let e = Instruction::parse(line).unwrap_err();
+    assert_eq!(
+        e.display(line).to_string(),
+        "`SPAN` operand 1 (wd): W[4:5] is 64 bits but the operand is 96 bits here"
+    );
+}
