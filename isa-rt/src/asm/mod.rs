@@ -261,6 +261,7 @@ impl OpcodeSpec<'_> {
     }
 
     /// How many registers an operand counted by `count` spans in `word`.
+    #[inline]
     fn registers(&self, count: Count<'_>, word: u128) -> u64 {
         match count {
             Count::Fixed(n) => n,
@@ -343,6 +344,9 @@ fn better<'t>(best: Option<Fail<'t>>, new: Fail<'t>) -> Option<Fail<'t>> {
 /// The outcome of reading a token as an operand.
 enum Read<'t> {
     Ok,
+    /// Read, but its width, which a later operand decides, is checked on the whole
+    /// line (see [`width_later`]).
+    Later,
     /// Not this kind of operand.
     Kind,
     Bad(Problem<'t>),
@@ -380,6 +384,7 @@ fn cmem(
 
 /// Sets the sub-fields of an operand from the token's prefix and suffix: a written
 /// operand carries exactly the symbols written.
+#[inline(always)]
 fn decorate<'t>(subs: &[Sub<'_>], tok: &crate::lex::Tok, w: &mut u128) -> Result<(), Problem<'t>> {
     for s in subs {
         let v = if matches!(s.role, SubRole::Suffix(_)) {
@@ -442,24 +447,28 @@ fn offset_in(line: &str, part: &str) -> (usize, usize) {
     }
 }
 
-/// Why register token `tok` (its first register `code`) does not fit an operand of
-/// `n` registers of a file whose numbered registers are `numbered`: a numbered register
-/// written alone where a range goes, or a range of another length.
-fn width_problem<'t>(
-    n: u64,
-    prefix: &'t str,
-    numbered: core::ops::RangeInclusive<u64>,
-    code: u64,
-    tok: &crate::lex::Tok,
-) -> Option<Problem<'t>> {
+/// Whether register token `tok` (its first register `code`) fits an operand of `n`
+/// registers of a file whose numbered registers are `lo..=hi`: a numbered register
+/// written alone only for one register, a range of exactly `n`.
+#[inline]
+fn width_fits(n: u64, lo: u64, hi: u64, code: u64, tok: &crate::lex::Tok) -> bool {
     match tok.core {
-        crate::lex::TokCore::Name(_) if n > 1 && numbered.contains(&code) => {
-            Some(Problem::NeedsRange((n * 32) as u32, prefix, code))
+        crate::lex::TokCore::Name(_) => n <= 1 || !(lo..=hi).contains(&code),
+        crate::lex::TokCore::Range(_, first, last) => (last - first).checked_add(1) == Some(n),
+        _ => true,
+    }
+}
+
+/// Why register token `tok` (its first register `code`) does not fit an operand of
+/// `n` registers ([`width_fits`] said it does not): a numbered register written alone
+/// where a range goes, or a range of another length.
+#[cold]
+fn width_problem<'t>(n: u64, prefix: &'t str, code: u64, tok: &crate::lex::Tok) -> Problem<'t> {
+    match tok.core {
+        crate::lex::TokCore::Range(_, first, last) => {
+            Problem::RangeWidth(prefix, first, last, (n * 32) as u32)
         }
-        crate::lex::TokCore::Range(_, first, last) if (last - first).checked_add(1) != Some(n) => {
-            Some(Problem::RangeWidth(prefix, first, last, (n * 32) as u32))
-        }
-        _ => None,
+        _ => Problem::NeedsRange((n * 32) as u32, prefix, code),
     }
 }
 
@@ -496,8 +505,7 @@ fn overlaps(a: At, b: At) -> bool {
     bits(a) & bits(b) != 0
 }
 
-/// Reads `tok` (of `line`) as operand `o`, writing its bits into `w`; a register
-/// operand's width is checked when `width` says (see [`width_later`]).
+/// Reads `tok` (of `line`) as operand `o`, the `k`-th, writing its bits into `w`.
 #[allow(clippy::too_many_arguments)]
 fn read<'t>(
     spec: &OpcodeSpec<'t>,
@@ -507,9 +515,9 @@ fn read<'t>(
     w: &mut u128,
     addr: u64,
     labels: &dyn Fn(&str) -> Option<u64>,
-    width: bool,
+    k: usize,
 ) -> Read<'t> {
-    let outcome = read_token(spec, o, tok, line, w, addr, labels, width);
+    let outcome = read_token(spec, o, tok, line, w, addr, labels, k);
     // `assemble` passes over the forms `fits` rules out, so it must never rule out a
     // token this reads (checked wherever a debug build assembles).
     debug_assert!(matches!(outcome, Read::Kind) || fits(o, tok));
@@ -525,8 +533,9 @@ fn read_token<'t>(
     w: &mut u128,
     addr: u64,
     labels: &dyn Fn(&str) -> Option<u64>,
-    width: bool,
+    k: usize,
 ) -> Read<'t> {
+    let mut later = false;
     let placed = match o.kind {
         Kind::Reg {
             name,
@@ -557,10 +566,11 @@ fn read_token<'t>(
                 }
                 _ => return Read::Kind,
             };
-            if width {
+            later = !matches!(count, Count::Fixed(_)) && width_later(spec, k);
+            if !later {
                 let n = spec.registers(count, *w);
-                if let Some(p) = width_problem(n, prefix, lo..=hi, code, tok) {
-                    return Read::Bad(p);
+                if !width_fits(n, lo, hi, code, tok) {
+                    return Read::Bad(width_problem(n, prefix, code, tok));
                 }
             }
             o.at.write(w, u128::from(code));
@@ -764,7 +774,11 @@ fn read_token<'t>(
             return Read::Bad(p);
         }
     }
-    Read::Ok
+    if later {
+        Read::Later
+    } else {
+        Read::Ok
+    }
 }
 
 /// Reads a line against one opcode; the word on success.
@@ -902,10 +916,10 @@ fn attempt<'t>(
                 err,
             },
         };
-    // Register operands whose width a later operand decides, read without that check
-    // (see `width_later`): (operand, token).
-    let mut later = [(0usize, 0usize); crate::lex::MAX_OPERANDS];
-    let mut nlater = 0;
+    // The tokens read as register operands whose width a later operand decides,
+    // without that check (see `width_later`), a bit each; `map` says which operand.
+    const _: () = assert!(crate::lex::MAX_OPERANDS <= 32);
+    let mut later: u32 = 0;
     for (k, o) in spec.operands.iter().enumerate() {
         let Some(tok) = l.op(t) else {
             if o.optional {
@@ -925,13 +939,6 @@ fn attempt<'t>(
                 first_bad,
             ));
         };
-        let width = match o.kind {
-            Kind::Reg {
-                count: Count::Bits(_) | Count::Lookup { .. },
-                ..
-            } => !width_later(spec, k),
-            _ => true,
-        };
         let outcome = if o.optional {
             // Read into a copy: an operand of another kind is left out, the word as it
             // was; otherwise the copy is the word this read makes (reads are
@@ -941,7 +948,7 @@ fn attempt<'t>(
                 continue;
             }
             let mut scratch = w;
-            match read(spec, o, tok, l.text, &mut scratch, addr, labels, width) {
+            match read(spec, o, tok, l.text, &mut scratch, addr, labels, k) {
                 Read::Kind => {
                     skipped = Some((t, k));
                     first_skip.get_or_insert((t, k));
@@ -953,16 +960,15 @@ fn attempt<'t>(
                 }
             }
         } else {
-            read(spec, o, tok, l.text, &mut w, addr, labels, width)
+            read(spec, o, tok, l.text, &mut w, addr, labels, k)
         };
         match outcome {
             Read::Ok => {
-                if !width {
-                    if let Some(slot) = later.get_mut(nlater) {
-                        *slot = (k, t);
-                        nlater += 1;
-                    }
-                }
+                map[t] = k as u8;
+                t += 1;
+            }
+            Read::Later => {
+                later |= 1 << t;
                 map[t] = k as u8;
                 t += 1;
             }
@@ -1023,8 +1029,13 @@ fn attempt<'t>(
     // The widths a later operand decided, on the word as read: a wrong one is a bad
     // value of its operand, as if found when it was read. (After a bad value the word
     // is not the line's, so its widths are not either: that error is the one said.)
-    let judged = if first_bad.is_none() { nlater } else { 0 };
-    for &(k, at) in &later[..judged] {
+    if first_bad.is_some() {
+        later = 0;
+    }
+    while later != 0 {
+        let at = later.trailing_zeros() as usize;
+        later &= later - 1;
+        let k = usize::from(map[at]);
         let (Some(o), Some(tok)) = (spec.operands.get(k), l.op(at)) else {
             continue;
         };
@@ -1039,10 +1050,11 @@ fn attempt<'t>(
             continue;
         };
         let code = o.at.get(w) as u64;
-        let Some(problem) = width_problem(spec.registers(count, w), prefix, lo..=hi, code, tok)
-        else {
+        let n = spec.registers(count, w);
+        if width_fits(n, lo, hi, code, tok) {
             continue;
-        };
+        }
+        let problem = width_problem(n, prefix, code, tok);
         let kind = AsmErrorKind::Invalid {
             index: k as u8 + 1,
             label: o.label,
