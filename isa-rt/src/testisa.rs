@@ -1,8 +1,9 @@
 //! A small instruction set for the crate's tests of the backend and the code buffer:
 //! two register files (`R0`..`R254` with `RZ`; `P0`..`P5`, the named `P6`, `PT`), a
-//! guarded branch `BRA` with a `.ABS` mode, an indirect call `CALL` and return `RET`
-//! through a register that may read 0, `ADD` with register operands of every access
-//! (one whose count varies, an operand word of fixed registers), and the copy `MOV`.
+//! guarded branch `BRA` with a `.ABS` mode, an indirect call `CALL`, return `RET` and
+//! branch `BRX` through a register that may read 0, `EXIT`, the convergence barrier
+//! `BSSY`, `ADD` with register operands of every access (one whose count varies, an
+//! operand word of fixed registers), and the copy `MOV`.
 //! An instruction ([`Insn`]) is an opcode and a word; the opcode is kept in bits 120
 //! up, outside every field.
 
@@ -198,6 +199,32 @@ pub static CALL: OpcodeInfo<File> = through_ra(Flow::IndirectCall);
 /// `RET`: a return through `ra`.
 pub static RET: OpcodeInfo<File> = through_ra(Flow::Return);
 
+/// `BRX`: an indirect branch through `ra` (a jump table's entry).
+pub static BRX: OpcodeInfo<File> = through_ra(Flow::IndirectBranch);
+
+/// `EXIT`: ends the lanes.
+pub static EXIT: OpcodeInfo<File> = info(Flow::Exit, &[PG, PG_NOT], &[0, 1], &[], None, None, &[]);
+
+/// `BSSY`: sets up a convergence barrier whose point is a signed 24-bit offset in
+/// units of 4 bytes (field 2), as `BRA`'s.
+pub static BSSY: OpcodeInfo<File> = info(
+    Flow::Converge,
+    &[PG, PG_NOT, field("off", 32, 24, None)],
+    &[0, 1],
+    &[AddressInfo {
+        operand: "off",
+        field: 2,
+        shift: 2,
+        width: 24,
+        signed: true,
+        absolute: false,
+        absolute_when: None,
+    }],
+    Some(0),
+    None,
+    &[],
+);
+
 pub const fn reg(
     name: &'static str,
     file: File,
@@ -289,13 +316,14 @@ pub struct Insn {
     pub word: u128,
 }
 
-pub const OPS: [&OpcodeInfo<File>; 10] = [
-    &BRA, &CALL, &RET, &ADD, &MOV, &MOVI, &MOVP, &MOVW, &CMP, &MOVR,
+pub const OPS: [&OpcodeInfo<File>; 13] = [
+    &BRA, &CALL, &RET, &ADD, &MOV, &MOVI, &MOVP, &MOVW, &CMP, &MOVR, &BRX, &EXIT, &BSSY,
 ];
 
 /// The opcodes' names, by `Insn::op`.
-pub const NAMES: [&str; 10] = [
-    "BRA", "CALL", "RET", "ADD", "MOV", "MOVI", "MOVP", "MOVW", "CMP", "MOVR",
+pub const NAMES: [&str; 13] = [
+    "BRA", "CALL", "RET", "ADD", "MOV", "MOVI", "MOVP", "MOVW", "CMP", "MOVR", "BRX", "EXIT",
+    "BSSY",
 ];
 
 const fn operand(name: &'static str) -> OperandInfo {
