@@ -7,7 +7,7 @@ use std::string::{String, ToString};
 use std::vec::Vec;
 
 use super::*;
-use crate::backend::{RegError, SpecInstruction};
+use crate::backend::{RegError, Register, SpecInstruction};
 use crate::testisa::*;
 
 type Buf = CodeBuffer<Insn>;
@@ -611,7 +611,11 @@ fn registers_run_out_with_what_holds_them() {
         panic!("{e:?}")
     };
     assert_eq!(value.file(), File::P);
-    assert_eq!(live.len(), 6);
+    // Each of the six registers, with what holds it (values, or `ADD`'s fixed `pq`
+    // and `UPR`).
+    let mut regs: Vec<Reg> = live.iter().map(|l| l.1).collect();
+    regs.sort_unstable_by_key(|r| r.code());
+    assert_eq!(regs, (0..6).map(Reg::P).collect::<Vec<_>>(), "{live:?}");
     assert!(
         e.to_string()
             .contains("no 1 free consecutive `Pred` registers for %Pred"),
@@ -765,12 +769,14 @@ fn a_raw_relative_offset_keeps_every_copy() {
             // An offset the buffer knows no target of.
             b.push(insn(0, &[(2, 2)]));
         } else {
-            // Absolute, a known address, a label: all known.
+            // Absolute, a known address, a label, a symbol: all known.
             b.push(insn(0, &[(2, 2), (3, 1)]));
             b.push_with(bra(false), 0, Target::Address(0x100)).unwrap();
             let l = b.new_label();
             b.push_to(bra(false), l).unwrap();
             b.bind(l).unwrap();
+            let f = b.symbol("f").unwrap();
+            b.push_to(bra(false), Target::Symbol(f, 0)).unwrap();
         }
         push_mov(&mut b, Ok(9), Err(y));
         let n = b.len();
@@ -841,4 +847,85 @@ fn a_call_last_and_a_label_at_the_end_allocate() {
     b.push_to(call(), start).unwrap();
     b.bind(end).unwrap();
     assert!(b.allocate_checked(&Abi::default()).is_ok());
+}
+
+/// A predicate value `p` written (`ADD`'s `pq`; no other predicate written).
+fn push_pdef(b: &mut Buf, p: VRegOf<Insn>) {
+    let at = b.push(insn(3, &[(5, 7)]));
+    b.set_virtual(at, "pq", p).unwrap();
+}
+
+/// A predicate value `p` read (as `ADD`'s guard; its `pq` is `PT`).
+fn push_puse(b: &mut Buf, p: VRegOf<Insn>) {
+    let at = b.push(insn(3, &[(0, 0), (5, 7)]));
+    b.set_virtual(at, "pg", p).unwrap();
+}
+
+#[test]
+fn a_copy_whose_ends_hold_different_values_stays() {
+    let mut b = Buf::new(0).unwrap();
+    let x = b.vreg(File::R, 1).unwrap();
+    let y = b.vreg(File::R, 1).unwrap();
+    push_mov(&mut b, Err(x), Ok(1));
+    let copy = push_mov(&mut b, Err(y), Err(x));
+    b.mark_copy(copy).unwrap();
+    // `y` changes (ADD's `ra` is read and written) while `x` is still to be read.
+    let at = b.push(insn(3, &[(2, 20), (4, 22), (5, 7)]));
+    b.set_virtual(at, "ra", y).unwrap();
+    push_mov(&mut b, Ok(8), Err(x));
+    push_mov(&mut b, Ok(9), Err(y));
+    let got = b.allocate_checked(&Abi::default()).unwrap();
+    let (rx, ry) = (got.reg(x).unwrap(), got.reg(y).unwrap());
+    assert_ne!(rx, ry);
+    assert_eq!(got.removed_copies, 0);
+    let code = b.finish().unwrap();
+    assert_eq!(code.len(), 5);
+    let (Reg::R(cx), Reg::R(cy)) = (rx, ry) else {
+        panic!("{rx:?} {ry:?}")
+    };
+    assert_eq!(MOV.fields[2].get(code.insts()[1].word), u128::from(cy));
+    assert_eq!(MOV.fields[3].get(code.insts()[1].word), u128::from(cx));
+}
+
+#[test]
+fn removing_copies_moves_a_label_bound_at_one_to_what_follows() {
+    let mut b = Buf::new(0).unwrap();
+    let l = b.new_label();
+    let x = b.vreg(File::R, 1).unwrap();
+    let y = b.vreg(File::R, 1).unwrap();
+    let z = b.vreg(File::R, 1).unwrap();
+    push_mov(&mut b, Err(x), Ok(7));
+    b.push_to(bra(false), l).unwrap();
+    b.bind(l).unwrap();
+    let c1 = push_mov(&mut b, Err(y), Err(x));
+    b.mark_copy(c1).unwrap();
+    let c2 = push_mov(&mut b, Err(z), Err(y));
+    b.mark_copy(c2).unwrap();
+    push_mov(&mut b, Ok(9), Err(z));
+    let got = b.allocate_checked(&Abi::default()).unwrap();
+    assert_eq!(got.removed_copies, 2);
+    let code = b.finish().unwrap();
+    assert_eq!(code.len(), 3);
+    assert_eq!(code.label_addr(l), Some(0x20));
+    assert_eq!(code.insts()[1].address(0, 0x10), Some(0x20));
+    assert_eq!(MOV.fields[2].get(code.insts()[2].word), 9);
+}
+
+#[test]
+fn reserved_registers_of_one_file_leave_the_others_free() {
+    let mut b = Buf::new(0).unwrap();
+    let x = b.vreg(File::R, 1).unwrap();
+    let p = b.vreg(File::P, 1).unwrap();
+    push_mov(&mut b, Err(x), Ok(9));
+    push_pdef(&mut b, p);
+    push_puse(&mut b, p);
+    push_mov(&mut b, Ok(9), Err(x));
+    let abi = Abi {
+        reserved: std::vec![Reg::R(0), Reg::R(1), Reg::R(2)],
+        ..Abi::default()
+    };
+    let got = b.allocate_checked(&abi).unwrap();
+    let rx = got.reg(x).unwrap();
+    assert!(![Reg::R(0), Reg::R(1), Reg::R(2)].contains(&rx), "{rx:?}");
+    assert_eq!(got.reg(p), Some(Reg::P(0)), "no predicate is reserved");
 }
