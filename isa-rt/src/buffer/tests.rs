@@ -929,3 +929,293 @@ fn reserved_registers_of_one_file_leave_the_others_free() {
     assert!(![Reg::R(0), Reg::R(1), Reg::R(2)].contains(&rx), "{rx:?}");
     assert_eq!(got.reg(p), Some(Reg::P(0)), "no predicate is reserved");
 }
+
+/// `RET` through `R<r>`.
+fn ret(r: u128) -> Insn {
+    insn(2, &[(2, r)])
+}
+
+/// `BRX` through `R<r>`.
+fn brx(r: u128) -> Insn {
+    insn(10, &[(2, r)])
+}
+
+fn exit() -> Insn {
+    insn(11, &[])
+}
+
+fn bssy() -> Insn {
+    insn(12, &[])
+}
+
+#[test]
+fn a_value_read_around_a_loop_is_live_through_all_of_it() {
+    let mut b = Buf::new(0).unwrap();
+    let start = b.new_label();
+    let top = b.new_label();
+    let x = b.vreg(File::R, 1).unwrap();
+    let y = b.vreg(File::R, 1).unwrap();
+    // (A branch to the next instruction first: the loop's is not the first label
+    // reference.)
+    b.push_to(bra(false), start).unwrap();
+    b.bind(start).unwrap();
+    push_mov(&mut b, Err(x), Ok(1));
+    b.bind(top).unwrap();
+    push_mov(&mut b, Ok(8), Err(x));
+    push_mov(&mut b, Err(y), Ok(2));
+    push_mov(&mut b, Ok(9), Err(y));
+    // Back to the top while P1 holds.
+    b.push_to(insn(0, &[(0, 1)]), top).unwrap();
+    b.push(exit());
+    let got = b.allocate_checked(&Abi::default()).unwrap();
+    assert_ne!(got.reg(x), got.reg(y), "x is read again after y");
+}
+
+#[test]
+fn registers_read_at_exits_returns_and_calls_hold_no_value_before() {
+    // R0 written, then `y` lives, then the instruction reads R0 by the ABI.
+    let run = |last: Insn, abi: Abi<Reg>| {
+        let mut b = Buf::new(0).unwrap();
+        let f = b.symbol("f").unwrap();
+        let y = b.vreg(File::R, 1).unwrap();
+        push_mov(&mut b, Ok(0), Ok(1));
+        push_mov(&mut b, Err(y), Ok(2));
+        push_mov(&mut b, Ok(8), Err(y));
+        if last.op == 1 {
+            b.push_to(last, Target::Symbol(f, 0)).unwrap();
+        } else {
+            b.push(last);
+        }
+        b.allocate_checked(&abi).unwrap().reg(y).unwrap()
+    };
+    let r0 = std::vec![Reg::R(0)];
+    // Without the ABI, R0 is free once written.
+    assert_eq!(run(exit(), Abi::default()), Reg::R(0));
+    // Registers the lists name that the allocator does not number (`P6`) or that
+    // hold nothing (`PT`, `RZ`) are left out.
+    let odd = [Reg::P(6), Reg::P(7), Reg::R(255)];
+    let with = |r: &[Reg]| -> Vec<Reg> { r.iter().chain(&odd).copied().collect() };
+    let exit_abi = Abi {
+        exit_reads: with(&r0),
+        ..Abi::default()
+    };
+    assert_ne!(run(exit(), exit_abi), Reg::R(0));
+    let ret_abi = Abi {
+        return_reads: with(&r0),
+        ..Abi::default()
+    };
+    assert_ne!(run(ret(10), ret_abi.clone()), Reg::R(0));
+    // A return does not read what an exit does, nor the other way round.
+    assert_eq!(
+        run(
+            exit(),
+            Abi {
+                exit_reads: std::vec![],
+                ..ret_abi
+            }
+        ),
+        Reg::R(0)
+    );
+    let call_abi = Abi {
+        call_reads: with(&r0),
+        ..Abi::default()
+    };
+    assert_ne!(run(call(), call_abi), Reg::R(0));
+}
+
+#[test]
+fn a_value_live_across_a_call_is_not_in_a_register_the_call_changes() {
+    let run = |abi: &Abi<Reg>| {
+        let mut b = Buf::new(0).unwrap();
+        let f = b.symbol("f").unwrap();
+        let x = b.vreg(File::R, 1).unwrap();
+        push_mov(&mut b, Err(x), Ok(9));
+        b.push_to(call(), Target::Symbol(f, 0)).unwrap();
+        push_mov(&mut b, Ok(8), Err(x));
+        b.push(exit());
+        b.allocate_checked(abi).unwrap().reg(x).unwrap()
+    };
+    let abi = Abi {
+        call_clobbers: std::vec![Reg::R(0), Reg::R(1), Reg::P(6)],
+        ..Abi::default()
+    };
+    let rx = run(&abi);
+    assert!(![Reg::R(0), Reg::R(1)].contains(&rx), "{rx:?}");
+    assert_eq!(run(&Abi::default()), Reg::R(0));
+}
+
+#[test]
+fn a_value_the_callee_reads_is_live_up_to_the_call() {
+    let mut b = Buf::new(0).unwrap();
+    let main = b.new_label();
+    let f = b.new_label();
+    let a = b.vreg(File::R, 1).unwrap();
+    let w = b.vreg(File::R, 1).unwrap();
+    b.push_to(bra(false), main).unwrap();
+    // The callee, first: it reads `a`.
+    b.bind(f).unwrap();
+    push_mov(&mut b, Ok(6), Err(a));
+    b.push(ret(10));
+    b.bind(main).unwrap();
+    push_mov(&mut b, Err(a), Ok(3));
+    push_mov(&mut b, Err(w), Ok(4));
+    push_mov(&mut b, Ok(8), Err(w));
+    b.push_to(call(), f).unwrap();
+    b.push(exit());
+    let got = b.allocate_checked(&Abi::default()).unwrap();
+    assert_ne!(
+        got.reg(a),
+        got.reg(w),
+        "a is live from its write to the call"
+    );
+}
+
+#[test]
+fn a_return_goes_back_after_each_call_to_a_label() {
+    // `CALL f` changes R0, which the caller reads after it: what the callee leaves in
+    // R0 is live through the callee up to where it returns.
+    let mut b = Buf::new(0).unwrap();
+    let f = b.new_label();
+    let x = b.vreg(File::R, 1).unwrap();
+    let y = b.vreg(File::R, 1).unwrap();
+    push_mov(&mut b, Err(x), Ok(1));
+    b.push_to(call(), f).unwrap();
+    push_mov(&mut b, Ok(9), Ok(0));
+    push_mov(&mut b, Ok(8), Err(x));
+    b.push(exit());
+    b.bind(f).unwrap();
+    push_mov(&mut b, Err(y), Ok(2));
+    push_mov(&mut b, Ok(7), Err(y));
+    b.push(ret(10));
+    let abi = Abi {
+        call_clobbers: std::vec![Reg::R(0)],
+        ..Abi::default()
+    };
+    let got = b.allocate_checked(&abi).unwrap();
+    let ry = got.reg(y).unwrap();
+    assert_ne!(ry, Reg::R(0));
+    assert_ne!(Some(ry), got.reg(x), "x is live across the call");
+}
+
+#[test]
+fn a_return_does_not_go_after_a_call_of_no_label_of_the_buffer() {
+    // One register (R0) for values: `z`, live after a call to a symbol, and `y`, in a
+    // function `f` of the buffer, fit it because `f` does not return there.
+    let mut b = Buf::new(0).unwrap();
+    let s = b.symbol("s").unwrap();
+    let f = b.named_label("f").unwrap();
+    let z = b.vreg(File::R, 1).unwrap();
+    let y = b.vreg(File::R, 1).unwrap();
+    push_mov(&mut b, Err(z), Ok(1));
+    b.push_to(call(), Target::Symbol(s, 0)).unwrap();
+    push_mov(&mut b, Ok(9), Err(z));
+    b.push(exit());
+    b.bind(f).unwrap();
+    push_mov(&mut b, Err(y), Ok(2));
+    push_mov(&mut b, Ok(7), Err(y));
+    b.push(ret(10));
+    let abi = Abi {
+        reserved: (1..255).map(Reg::R).collect(),
+        ..Abi::default()
+    };
+    let got = b.allocate_checked(&abi).unwrap();
+    assert_eq!((got.reg(z), got.reg(y)), (Some(Reg::R(0)), Some(Reg::R(0))));
+}
+
+#[test]
+fn a_call_last_returns_nowhere_in_the_buffer() {
+    let mut b = Buf::new(0).unwrap();
+    let f = b.new_label();
+    let x = b.vreg(File::R, 1).unwrap();
+    b.bind(f).unwrap();
+    push_mov(&mut b, Err(x), Ok(1));
+    push_mov(&mut b, Ok(9), Err(x));
+    b.push(ret(10));
+    b.push_to(call(), f).unwrap();
+    assert!(b.allocate_checked(&Abi::default()).is_ok());
+}
+
+#[test]
+fn an_indirect_branch_goes_to_the_targets_set_for_it() {
+    // `x` is read at `l2`, where only the second `BRX` goes.
+    let mut b = Buf::new(0).unwrap();
+    let main = b.new_label();
+    let l1 = b.new_label();
+    let l2 = b.new_label();
+    let x = b.vreg(File::R, 1).unwrap();
+    let y = b.vreg(File::R, 1).unwrap();
+    b.push_to(bra(false), main).unwrap();
+    b.bind(l1).unwrap();
+    b.push(exit());
+    b.bind(l2).unwrap();
+    push_mov(&mut b, Ok(9), Err(x));
+    b.push(exit());
+    b.bind(main).unwrap();
+    push_mov(&mut b, Err(x), Ok(1));
+    // Under P1, else on.
+    let first = b.push(insn(10, &[(0, 1), (2, 11)]));
+    push_mov(&mut b, Err(y), Ok(2));
+    push_mov(&mut b, Ok(8), Err(y));
+    let second = b.push(brx(10));
+    b.set_targets(first, &[l1]).unwrap();
+    b.set_targets(second, &[l2]).unwrap();
+    let got = b.allocate_checked(&Abi::default()).unwrap();
+    assert_ne!(got.reg(x), got.reg(y), "x is live up to the second BRX");
+}
+
+#[test]
+fn an_indirect_branch_without_targets_may_go_to_every_label() {
+    // As above, with no targets set: `l2` is one of the labels.
+    let mut b = Buf::new(0).unwrap();
+    let main = b.new_label();
+    let l2 = b.new_label();
+    let x = b.vreg(File::R, 1).unwrap();
+    let y = b.vreg(File::R, 1).unwrap();
+    b.push_to(bra(false), main).unwrap();
+    b.bind(l2).unwrap();
+    push_mov(&mut b, Ok(9), Err(x));
+    b.push(exit());
+    b.bind(main).unwrap();
+    push_mov(&mut b, Err(x), Ok(1));
+    push_mov(&mut b, Err(y), Ok(2));
+    push_mov(&mut b, Ok(8), Err(y));
+    b.push(brx(10));
+    let got = b.allocate_checked(&Abi::default()).unwrap();
+    assert_ne!(got.reg(x), got.reg(y), "x is live up to the BRX");
+}
+
+/// Seven predicate values, one after the other, after a branch under P5 to `join`
+/// (bound after one instruction); with `barrier`, a `BSSY` to `join` first.
+fn divergent_predicates(barrier: bool) -> (Result<Allocated<Reg>, AllocError<Insn>>, u64) {
+    let mut b = Buf::new(0).unwrap();
+    let join = b.new_label();
+    if barrier {
+        b.push_to(bssy(), join).unwrap();
+    }
+    let branch = b.push_to(insn(0, &[(0, 5)]), join).unwrap();
+    push_mov(&mut b, Ok(8), Ok(9));
+    b.bind(join).unwrap();
+    for _ in 0..7 {
+        let p = b.vreg(File::P, 1).unwrap();
+        push_pdef(&mut b, p);
+        push_puse(&mut b, p);
+    }
+    b.push(exit());
+    (b.allocate_checked(&Abi::default()), branch)
+}
+
+#[test]
+fn shared_registers_are_kept_apart_after_a_divergent_branch_until_its_barrier() {
+    // Predicates are shared by the warp: the lanes that part at the branch run the
+    // rest one group after the other, so every predicate value written there needs a
+    // register of its own; there are six.
+    let (got, branch) = divergent_predicates(false);
+    let e = got.unwrap_err();
+    let AllocError::OutOfRegisters { divergent, .. } = &e else {
+        panic!("{e:?}")
+    };
+    assert_eq!(*divergent, Some(branch));
+    // A barrier whose point is `join`: the lanes meet there, and the values may share.
+    let (got, _) = divergent_predicates(true);
+    assert!(got.is_ok(), "{got:?}");
+}
