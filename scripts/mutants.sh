@@ -62,7 +62,7 @@ engines|isa-rt/src/print/mod.rs isa-rt/src/print/plan.rs isa-rt/src/num.rs isa-r
 matcher|isa-rt/src/asm/mod.rs isa-rt/src/asm/error.rs|isa-rt|60||all
 backend|isa-rt/src/backend/mod.rs isa-rt/src/info.rs|isa-rt|20||all
 decoder|isa-rt/src/decode/mod.rs|isa-rt|20||all
-buffer|isa-rt/src/buffer/mod.rs isa-rt/src/buffer/listing.rs|isa-rt|20||all
+buffer|isa-rt/src/buffer/mod.rs isa-rt/src/buffer/listing.rs isa-rt/src/buffer/vreg.rs|isa-rt|20||all
 regalloc|isa-rt/src/regalloc/mod.rs isa-rt/src/regalloc/cfg.rs isa-rt/src/regalloc/live.rs isa-rt/src/regalloc/assign.rs isa-rt/src/regalloc/check.rs|isa-rt|20|--features=isa-rt/alloc|all
 EOF
 }
