@@ -1537,6 +1537,69 @@ const SPAN: OpcodeSpec<'static> = OpcodeSpec {
     )
 };
 
+/// `SPAN2 ra, rd, n`: as `SPAN`, the register it sizes second.
+const SPAN2: OpcodeSpec<'static> = OpcodeSpec {
+    fields: &["ra", "rd", "n"],
+    places: &[RA, RD, RB],
+    ..form(
+        "SPAN2",
+        35,
+        &[],
+        &[
+            reg(RA, "ra", &[]),
+            registers(
+                RD,
+                "rd",
+                Count::Bits(&[Op::Field(2), Op::Int(32), Op::Bin(BinOp::Mul)]),
+            ),
+            imm(RB, "n", 8, false, ImmAddr::No),
+        ],
+    )
+};
+
+/// `WIDEN.W rd, n`: `rd` as wide as the modifier says (as `WIDE`'s), an immediate
+/// after it.
+const WIDEN: OpcodeSpec<'static> = OpcodeSpec {
+    fields: &["mode", "rd", "n"],
+    places: &[MODE, RD, RB],
+    ..form(
+        "WIDEN",
+        37,
+        &[ModSpec {
+            at: MODE,
+            field: "mode",
+            values: &[("32", 0), ("64", 1)],
+            required: true,
+            values_text: "`.32`, `.64`",
+        }],
+        &[
+            registers(
+                RD,
+                "rd",
+                Count::Bits(&[
+                    Op::Int(32),
+                    Op::Field(0),
+                    Op::Int(1),
+                    Op::Bin(BinOp::Add),
+                    Op::Bin(BinOp::Mul),
+                ]),
+            ),
+            imm(RB, "n", 8, false, ImmAddr::No),
+        ],
+    )
+};
+
+/// `PAIRN rd, n`: `rd` a register pair whatever `n` says.
+const PAIRN: OpcodeSpec<'static> = form(
+    "PAIRN",
+    36,
+    &[],
+    &[
+        registers(RD, "rd", Count::Fixed(2)),
+        imm(RB, "n", 8, false, ImmAddr::No),
+    ],
+);
+
 fn span(line: &str) -> Result<u128, String> {
     let l = lex(line).map_err(|e| e.display(line).to_string())?;
     assemble(&l, 1, &[&SPAN], 0, &|_| None).map_err(|e| e.display(line).to_string())
@@ -1574,12 +1637,40 @@ fn a_width_a_later_operand_decides_is_checked_once_the_line_is_read() {
         span("SPAN R[4:5], R300, 0x3").unwrap_err(),
         "`SPAN` operand 2 (ra): expected a Reg, found R300 (`R300` does not exist: `Reg` has R0..R254 and RZ)"
     );
+    // The register it sizes second: checked all the same.
+    let one = |spec: &'static OpcodeSpec<'static>, line: &str| {
+        let l = lex(line).unwrap();
+        assemble(&l, 1, &[spec], 0, &|_| None).map_err(|e| e.display(line).to_string())
+    };
+    assert_eq!(
+        one(&SPAN2, "SPAN2 R9, R[4:6], 0x3"),
+        Ok(word(&[(RA, 9), (RD, 4), (RB, 3)], 35))
+    );
+    assert_eq!(
+        one(&SPAN2, "SPAN2 R9, R[4:5], 0x3").unwrap_err(),
+        "`SPAN2` operand 2 (rd): R[4:5] is 64 bits but the operand is 96 bits here"
+    );
+    // A fixed width, or one of the modifiers, is checked as the operand is read: its
+    // error comes before a later operand's.
+    assert_eq!(
+        one(&PAIRN, "PAIRN R4, 0x300").unwrap_err(),
+        "`PAIRN` operand 1 (rd): a 64-bit operand: write the register range R[4:5]"
+    );
+    assert_eq!(
+        one(&WIDEN, "WIDEN.64 R4, 0x300").unwrap_err(),
+        "`WIDEN.64` operand 1 (rd): a 64-bit operand: write the register range R[4:5]"
+    );
+    assert_eq!(
+        one(&WIDEN, "WIDEN.64 R[4:5], 0x30"),
+        Ok(word(&[(MODE, 1), (RD, 4), (RB, 0x30)], 37))
+    );
     // Which widths wait for the line: those reading a field an operand from this one
     // on writes, and no others.
     assert!(width_later(&SPAN, 0));
     assert!(!width_later(&SPAN, 1));
     assert!(!width_later(&SPAN, 2));
     assert!(!width_later(&WIDE, 0) && !width_later(&WIDE, 1));
+    assert!(!width_later(&WIDEN, 0) && width_later(&SPAN2, 1));
     assert!(overlaps(At::new(4, 4), At::new(7, 2)));
     assert!(!overlaps(At::new(4, 4), At::new(8, 2)));
     assert!(!overlaps(At::new(200, 4), At::new(8, 2)));
