@@ -276,6 +276,17 @@ fn check_legal_word(m: &Model, i: usize, values: &[u128], word: u128) -> Result<
         expected_regs(m, i, values, Access::writes),
         "writes"
     );
+    // And they are the registers of the register operands the soundness test holds to
+    // the simulator (`isa-runtime/tests/soundness.rs`), constants left out.
+    let of = |f: fn(Access) -> bool| -> Vec<_> {
+        insn.reg_operands()
+            .filter(|o| f(o.access))
+            .flat_map(|o| o.regs())
+            .filter(|r| !r.is_constant())
+            .collect()
+    };
+    prop_assert!(insn.reads().eq(of(Access::reads)), "reads: reg_operands");
+    prop_assert!(insn.writes().eq(of(Access::writes)), "writes: reg_operands");
 
     // Bitwidth: the spec expression evaluated on the fields; none for other names.
     for (k, f) in op.fields.iter().enumerate() {
