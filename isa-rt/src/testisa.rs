@@ -135,6 +135,18 @@ pub const fn info(
     }
 }
 
+/// A signed 24-bit offset in units of 4 bytes at field 2, relative to the next
+/// instruction: `BRA`'s (which a modifier makes absolute) and `BSSY`'s.
+pub const OFF24: AddressInfo = AddressInfo {
+    operand: "off",
+    field: 2,
+    shift: 2,
+    width: 24,
+    signed: true,
+    absolute: false,
+    absolute_when: None,
+};
+
 /// `BRA`: a signed 24-bit offset in units of 4 bytes, absolute when `mode` (field 3)
 /// holds 1; a second predicate `cond` (field 4, default 0) is a condition too.
 pub static BRA: OpcodeInfo<File> = info(
@@ -148,13 +160,8 @@ pub static BRA: OpcodeInfo<File> = info(
     ],
     &[0, 1, 4],
     &[AddressInfo {
-        operand: "off",
-        field: 2,
-        shift: 2,
-        width: 24,
-        signed: true,
-        absolute: false,
         absolute_when: Some((3, 1)),
+        ..OFF24
     }],
     Some(0),
     None,
@@ -211,15 +218,7 @@ pub static BSSY: OpcodeInfo<File> = info(
     Flow::Converge,
     &[PG, PG_NOT, field("off", 32, 24, None)],
     &[0, 1],
-    &[AddressInfo {
-        operand: "off",
-        field: 2,
-        shift: 2,
-        width: 24,
-        signed: true,
-        absolute: false,
-        absolute_when: None,
-    }],
+    &[OFF24],
     Some(0),
     None,
     &[],
